@@ -1,0 +1,321 @@
+package dev.weft;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.time.Duration;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * An atomic completion counter, the one synchronization device of a Weft job graph (as in Naughty Dog's
+ * engine). Each job submitted with a counter adds one when it is submitted and subtracts one when it
+ * ends — normally, by throwing, or by being cancelled. {@link #await()} waits until the value is at or
+ * below a target (zero by default): inside a job that parks the job's fiber, which frees the worker for
+ * other jobs; on a plain thread it blocks that thread.
+ *
+ * <pre>{@code
+ * Counter animated = new Counter("animation");
+ * for (Skeleton s : skeletons) jobs.run(Priority.FRAME, "animate", () -> s.animate(dt), animated);
+ * animated.await();            // throws JobFailedException if any animate job threw
+ * }</pre>
+ *
+ * <p>Failures are sticky: once a job of this counter failed, every {@code await} that returns throws
+ * {@link JobFailedException} until {@link #clearFailure()}. Use a new counter per frame or per batch
+ * (they are cheap) unless you mean to see old failures.
+ *
+ * <p>Thread safety: every method may be called from any thread. No lock is taken; see
+ * {@code engine-jobs/SYNCHRONIZATION.md} ("Counter") for the protocol that makes wake-ups impossible
+ * to lose.
+ */
+public final class Counter {
+    private static final VarHandle VALUE;
+    private static final VarHandle WAITERS;
+    private static final VarHandle MAX_WAIT_TARGET;
+    private static final VarHandle FAILURE;
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            VALUE = l.findVarHandle(Counter.class, "value", long.class);
+            WAITERS = l.findVarHandle(Counter.class, "waiters", WaitNode.class);
+            MAX_WAIT_TARGET = l.findVarHandle(Counter.class, "maxWaitTarget", long.class);
+            FAILURE = l.findVarHandle(Counter.class, "failure", JobFailedException.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final String name;
+    private volatile long value;                          // getAndAdd by add/decrement; read volatile
+    private volatile WaitNode waiters;                    // Treiber stack: CAS push, getAndSet take-all
+    private volatile long maxWaitTarget = Long.MIN_VALUE; // largest target ever registered; CAS-max, never lowered
+    private volatile JobFailedException failure;          // first failure; CAS from null
+
+    /** A counter at zero. */
+    public Counter() {
+        this(null);
+    }
+
+    /** A named counter at zero; the name appears in errors, traces and watchdog reports. */
+    public Counter(String name) {
+        this.name = name;
+    }
+
+    /** The counter's name, or a default derived from its identity. */
+    public String name() {
+        return name != null ? name : "counter@" + Integer.toHexString(System.identityHashCode(this));
+    }
+
+    /** The current value. */
+    public long value() {
+        return value;
+    }
+
+    /** True if the value is zero (or below a target nobody waits for: never below zero). */
+    public boolean isDone() {
+        return value <= 0;
+    }
+
+    /** Adds {@code n} units of pending work (jobs do this themselves when submitted with the counter). */
+    public void add(long n) {
+        if (n < 0) {
+            throw new IllegalArgumentException("Counter.add(" + n + "): n must be >= 0; use decrement()");
+        }
+        VALUE.getAndAdd(this, n);
+    }
+
+    /** Marks one unit of work done. Use it for work you track yourself; jobs decrement by themselves. */
+    public void decrement() {
+        decrement(1);
+    }
+
+    /**
+     * Marks {@code n} units done and wakes every waiter whose target is now reached.
+     *
+     * @throws IllegalStateException if that would take the value below zero (the value is left as it was)
+     */
+    public void decrement(long n) {
+        if (n < 0) {
+            throw new IllegalArgumentException("Counter.decrement(" + n + "): n must be >= 0");
+        }
+        // getAndAdd is a full fence: it is ordered with a waiter's CAS-push of its node (see awaitSlow).
+        long v = (long) VALUE.getAndAdd(this, -n) - n;
+        if (v < 0) {
+            VALUE.getAndAdd(this, n);
+            throw new IllegalStateException("counter '" + name() + "' decremented below zero (to " + v
+                    + "): it had fewer add()s or jobs than decrements. A job submitted with a counter "
+                    + "decrements it by itself; do not decrement for it as well.");
+        }
+        if (waiters != null && v <= maxWaitTarget) {
+            wakeReached(v);
+        }
+    }
+
+    /** Waits until the value is zero. See the class comment for fibers versus plain threads. */
+    public void await() {
+        await(0);
+    }
+
+    /**
+     * Waits until the value is at or below {@code target}.
+     *
+     * @throws JobFailedException if a job of this counter failed
+     * @throws JobCancelledException if the waiting job is cancelled while it waits
+     */
+    public void await(long target) {
+        if (value > target) {
+            awaitSlow(target, -1L);
+        }
+        throwIfFailed();
+    }
+
+    /**
+     * Waits at most {@code timeout} for the value to reach zero.
+     *
+     * @return true if it did, false on timeout
+     */
+    public boolean await(Duration timeout) {
+        return await(0, timeout);
+    }
+
+    /** Waits at most {@code timeout} for the value to reach {@code target}; false on timeout. */
+    public boolean await(long target, Duration timeout) {
+        long nanos = Math.max(0L, timeout.toNanos());
+        boolean reached = value <= target || awaitSlow(target, nanos);
+        if (reached) {
+            throwIfFailed();
+        }
+        return reached;
+    }
+
+    /** The first failure of a job of this counter, or null. */
+    public JobFailedException failure() {
+        return failure;
+    }
+
+    /** Forgets recorded failures, so the counter can be reused after they were handled. */
+    public void clearFailure() {
+        failure = null;
+    }
+
+    /** Throws the recorded failure, if any (as a fresh exception whose cause is the job's). */
+    public void throwIfFailed() {
+        JobFailedException f = failure;
+        if (f != null) {
+            JobFailedException thrown = new JobFailedException(f.jobName(), f.getCause());
+            for (Throwable s : f.getSuppressed()) {
+                thrown.addSuppressed(s);
+            }
+            throw thrown;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Counter[" + name() + " = " + value + "]";
+    }
+
+    /** A job of this counter ended (ran, failed or was cancelled): record the failure, then decrement. */
+    void jobEnded(String jobName, Throwable cause) {
+        if (cause != null) {
+            recordFailure(jobName, cause);
+        }
+        decrement(1);
+    }
+
+    void recordFailure(String jobName, Throwable cause) {
+        JobFailedException f = new JobFailedException(jobName, cause);
+        if (!FAILURE.compareAndSet(this, null, f)) {
+            JobFailedException first = failure;
+            if (first != null) {
+                first.addSuppressed(cause);   // Throwable.addSuppressed is synchronized: rare path
+            }
+        }
+    }
+
+    /** Snapshot of the registered waiters (for the watchdog and the wait-graph check). */
+    WaitNode waitersSnapshot() {
+        return waiters;
+    }
+
+    /**
+     * The waiting protocol: register, re-check, park.
+     * <ol>
+     *   <li>raise {@code maxWaitTarget} to our target (CAS-max), then CAS-push our node;</li>
+     *   <li>re-read {@code value}: a decrementer that did its getAndAdd before our push is seen here;
+     *       one that does it after our push sees our node (all three are volatile, so sequentially
+     *       consistent), and fires it;</li>
+     *   <li>park until the node leaves WAITING or the value is reached (spurious wake-ups loop).</li>
+     * </ol>
+     * A fiber first runs inline the jobs of this counter still unstarted at the bottom of its own
+     * worker's deque (never an unrelated job), and its wait can be cancelled; the main thread keeps
+     * running main-thread jobs while it waits, so it cannot deadlock on them.
+     */
+    private boolean awaitSlow(long target, long timeoutNanos) {
+        Fiber fiber = Fiber.current();
+        if (fiber != null) {
+            fiber.helpBeforeWait(this, target);
+            if (value <= target) {
+                return true;
+            }
+        }
+        MainThreadMailbox mailbox = fiber == null ? MainThreadMailbox.ownedByCurrentThread() : null;
+        WaitNode node = new WaitNode(Thread.currentThread(), target, this);
+        raiseMaxWaitTarget(target);
+        push(node);
+        if (fiber != null) {
+            fiber.beginWait(node);
+        }
+        long deadline = timeoutNanos >= 0 ? System.nanoTime() + timeoutNanos : 0L;
+        try {
+            for (;;) {
+                int s = node.state();
+                if (s == WaitNode.FIRED) {
+                    return true;
+                }
+                if (s == WaitNode.CANCELLED) {
+                    throw fiber.cancelledWhileWaiting(this);
+                }
+                if (value <= target) {
+                    node.abandon();                      // leave no stale wake-up behind if we can
+                    return true;
+                }
+                if (fiber != null && fiber.cancellationRequested()) {
+                    if (node.abandon()) {
+                        throw fiber.cancelledWhileWaiting(this);
+                    }
+                    continue;                            // fired or cancelled meanwhile: re-read state
+                }
+                if (mailbox != null && mailbox.runPendingWhileWaiting()) {
+                    continue;                            // ran main-thread jobs: re-check before sleeping
+                }
+                if (timeoutNanos >= 0) {
+                    long remaining = deadline - System.nanoTime();
+                    if (remaining <= 0) {
+                        if (node.abandon()) {
+                            return false;
+                        }
+                        continue;
+                    }
+                    park(mailbox, remaining);
+                } else {
+                    park(mailbox, -1L);
+                }
+            }
+        } finally {
+            if (fiber != null) {
+                fiber.endWait();
+            }
+        }
+    }
+
+    private void park(MainThreadMailbox mailbox, long nanos) {
+        if (mailbox != null && !mailbox.sleep()) {
+            return;                                      // a main-thread job arrived: do not sleep
+        }
+        try {
+            if (nanos >= 0) {
+                LockSupport.parkNanos(this, nanos);
+            } else {
+                LockSupport.park(this);
+            }
+        } finally {
+            if (mailbox != null) {
+                mailbox.wake();
+            }
+        }
+    }
+
+    private void raiseMaxWaitTarget(long target) {
+        long m;
+        while ((m = maxWaitTarget) < target && !MAX_WAIT_TARGET.compareAndSet(this, m, target)) {
+            Thread.onSpinWait();
+        }
+    }
+
+    private void push(WaitNode node) {
+        for (;;) {
+            WaitNode h = waiters;
+            WaitNode live = h;
+            while (live != null && !live.isWaiting()) {  // drop dead nodes (fired, timed out) at the head
+                live = live.next;
+            }
+            node.next = live;
+            if (WAITERS.compareAndSet(this, h, node)) {
+                return;
+            }
+        }
+    }
+
+    /**
+     * Decrementer side: walks the stack in place and fires every waiting node whose target the value
+     * {@code v} reached. Nodes are never detached, so a concurrent decrementer always sees them too;
+     * firing is a CAS, so each waiter is woken once. Dead nodes are dropped by the next push.
+     */
+    private void wakeReached(long v) {
+        for (WaitNode n = waiters; n != null; n = n.next) {
+            if (v <= n.target && n.isWaiting()) {
+                n.fire();
+            }
+        }
+    }
+}

@@ -1,0 +1,224 @@
+package dev.weft;
+
+import dev.weft.internal.FiberSupport;
+import java.util.concurrent.Executor;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A pooled virtual thread that runs job after job on Weft's workers.
+ *
+ * <p>Each fiber is its own virtual thread's scheduler ({@link Executor}): the JDK hands the fiber's
+ * continuation to {@link #execute} whenever the fiber becomes runnable (started, unparked), so the
+ * scheduler always knows which fiber became ready and at which priority, without a lookup.
+ *
+ * <p>Life cycle: the fiber loop takes the next item for its worker. A job runs right here, inline, with
+ * no thread switch — the common case costs no park. A ready fiber, or the continuation of a plain virtual
+ * thread started inside a job, cannot run inside another virtual thread: the fiber leaves it in the
+ * worker's {@code next} slot and parks itself in the worker's idle pool, and the worker's carrier loop
+ * mounts it. A job that waits parks the fiber; the worker mounts another one (ready or idle).
+ *
+ * <p>Fields: everything but {@link #waitNode}, {@link #idle} and {@link #retire} is written only by the
+ * thread the fiber is mounted on (or the carrier that is about to mount it, before the unpark that
+ * publishes it).
+ */
+final class Fiber implements Executor, Runnable {
+    final Scheduler scheduler;
+    final Thread thread;
+    private Runnable continuation;          // this virtual thread's own runContinuation, captured at start
+    private volatile Worker handoffTo;      // carrier that resumes us and wants us mounted right away
+    volatile boolean idle;                  // parked in a worker's idle pool; cleared by that worker
+    volatile boolean retire;                // set at termination: leave the loop and end the thread
+    JobNode firstJob;                       // handed over by the carrier with the resume
+    JobNode currentJob;                     // innermost job on this fiber's stack
+    int readyPriority = Priority.NORMAL.ordinal();  // where to queue this fiber when it becomes ready
+    volatile WaitNode waitNode;             // the wait this fiber is parked in, or null (cancellers read it)
+    boolean started;
+
+    Fiber(Scheduler scheduler, String name) {
+        this.scheduler = scheduler;
+        this.thread = FiberSupport.virtualThreadBuilder(this).name(name).unstarted(this);
+    }
+
+    /** The Weft fiber the current thread is, or null (a platform thread or a foreign virtual thread). */
+    static Fiber current() {
+        Thread t = Thread.currentThread();
+        if (!t.isVirtual()) {
+            return null;
+        }
+        if (FiberSupport.currentCarrier() instanceof WorkerThread wt) {
+            Fiber f = wt.worker.mounted;
+            if (f != null && f.thread == t) {
+                return f;
+            }
+        }
+        return null;
+    }
+
+    /** The worker this fiber is mounted on right now (fibers migrate between waits). */
+    Worker worker() {
+        return ((WorkerThread) FiberSupport.currentCarrier()).worker;
+    }
+
+    // ---- scheduling (called by the JDK with the caller's continuation pinned) ----
+
+    @Override
+    public void execute(Runnable r) {
+        if (continuation == null) {
+            continuation = r;                       // the first continuation handed to us is our own
+        } else if (r != continuation) {
+            scheduler.executeForeign(r);            // a virtual thread started inside a job inherits us
+            return;
+        }
+        Worker w = handoffTo;
+        if (w != null && Thread.currentThread() == w.thread) {
+            handoffTo = null;
+            w.next = this;                          // the carrier mounts us as soon as unpark returns
+            return;
+        }
+        scheduler.fiberReady(this);
+    }
+
+    Runnable continuation() {
+        return continuation;
+    }
+
+    /** Carrier side: make this fiber the worker's next to mount (start it or wake it from the pool). */
+    void resumeOn(Worker w) {
+        handoffTo = w;
+        if (!started) {
+            started = true;
+            thread.start();
+        } else {
+            idle = false;
+            LockSupport.unpark(thread);
+        }
+        handoffTo = null;
+    }
+
+    // ---- the fiber loop ----
+
+    @Override
+    public void run() {
+        for (;;) {
+            Worker w = worker();
+            JobNode job = firstJob;
+            firstJob = null;
+            if (job == null && w.next == null) {   // never overwrite a handoff still waiting for the carrier
+                Object next = scheduler.pollNext(w, true);
+                if (next instanceof JobNode j) {
+                    job = j;
+                } else if (next != null) {
+                    w.next = next;                  // a ready fiber or foreign continuation: the carrier runs it
+                }
+            }
+            if (job != null) {
+                runTopLevel(job);
+                continue;
+            }
+            if (!parkIdle()) {
+                return;
+            }
+        }
+    }
+
+    /**
+     * Parks in the idle pool until a worker wants us again; false means retire. A worker may take us
+     * from the pool before we have unmounted: its unpark then only sets our permit, {@code park}
+     * returns at once, and we run the job it handed us right here instead (it is not lost).
+     */
+    private boolean parkIdle() {
+        if (retire) {
+            return false;
+        }
+        idle = true;
+        scheduler.idleFibers.offer(this);
+        while (idle && !retire) {
+            LockSupport.park(this);
+        }
+        return !retire;
+    }
+
+    private void runTopLevel(JobNode job) {
+        if (!scheduler.admit(job)) {
+            return;
+        }
+        Throwable failure = runBody(job);
+        FiberSupport.clearThreadLocals(thread);   // the next job on this fiber sees no ThreadLocal of ours
+        scheduler.finish(job, failure, worker());
+    }
+
+    /** Runs {@code job} nested on this fiber's stack (it is a dependency of the job below it). */
+    private void runNested(JobNode job) {
+        if (!scheduler.admit(job)) {
+            return;
+        }
+        JobNode outer = currentJob;
+        int outerPriority = readyPriority;
+        Object outerLocals = FiberSupport.detachThreadLocals(thread);
+        Throwable failure = runBody(job);
+        FiberSupport.restoreThreadLocals(thread, outerLocals);
+        currentJob = outer;
+        readyPriority = outerPriority;
+        scheduler.finish(job, failure, worker());
+    }
+
+    private Throwable runBody(JobNode job) {
+        currentJob = job;
+        readyPriority = job.priority;
+        job.runner = this;
+        try {
+            job.execute();
+            return null;
+        } catch (Throwable t) {
+            return t;
+        } finally {
+            job.runner = null;
+            currentJob = null;
+        }
+    }
+
+    // ---- waiting (called by Counter.awaitSlow on this fiber) ----
+
+    /**
+     * Before parking: run inline the jobs of {@code counter} that still sit unstarted at the bottom of
+     * this worker's deques. Never an unrelated job: it could wait on something only our caller signals.
+     */
+    void helpBeforeWait(Counter counter, long target) {
+        while (counter.value() > target) {
+            JobNode j = worker().popLocalJobOf(counter);
+            if (j == null) {
+                return;
+            }
+            runNested(j);
+        }
+    }
+
+    void beginWait(WaitNode node) {
+        waitNode = node;                    // volatile: ordered before our re-check of cancellation
+        scheduler.fiberParking(this);
+    }
+
+    void endWait() {
+        waitNode = null;
+        scheduler.fiberResumed(this);
+    }
+
+    boolean cancellationRequested() {
+        JobNode j = currentJob;
+        return (j != null && j.isCancellationRequested()) || scheduler.isStopping();
+    }
+
+    JobCancelledException cancelledWhileWaiting(Counter counter) {
+        JobNode j = currentJob;
+        String who = j != null ? "job '" + j.name() + "'" : "fiber " + thread.getName();
+        return new JobCancelledException(who + " was cancelled while waiting on " + counter);
+    }
+
+    /** Canceller side: wake this fiber's wait (if any) with a cancellation. */
+    void cancelWait() {
+        WaitNode n = waitNode;
+        if (n != null) {
+            n.cancel();
+        }
+    }
+}

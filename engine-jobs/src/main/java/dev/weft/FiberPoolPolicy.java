@@ -1,0 +1,48 @@
+package dev.weft;
+
+import java.time.Duration;
+
+/**
+ * How many fibers a job system may make. A fiber runs job after job; a new one is needed only while
+ * others are parked in waits, so the pool's size is the number of jobs waiting at once plus one per
+ * worker.
+ *
+ * <p>{@link #growable()} (the default) makes fibers as needed and keeps them for reuse. {@link
+ * #bounded(int, Duration)} never has more than {@code maxFibers}: when all are parked in waits, workers
+ * stop starting new jobs and only resume parked fibers. If that lasts {@code exhaustionTimeout} with new
+ * jobs waiting — every fiber waits on work that cannot start, a deadlock by exhaustion — the worker
+ * fails those jobs one at a time with {@link FiberPoolExhaustedException}, whose message says how to
+ * size the pool. Their counters complete, so their waiters wake with the failure; nothing hangs silently.
+ *
+ * @param maxFibers          upper bound on live fibers ({@link Integer#MAX_VALUE} when growable)
+ * @param exhaustionTimeout  how long a worker tolerates a dry pool before failing waiting jobs
+ */
+public record FiberPoolPolicy(int maxFibers, Duration exhaustionTimeout) {
+    public FiberPoolPolicy {
+        if (maxFibers < 1) {
+            throw new IllegalArgumentException("maxFibers must be >= 1, got " + maxFibers);
+        }
+        if (exhaustionTimeout.isNegative()) {
+            throw new IllegalArgumentException("exhaustionTimeout must not be negative");
+        }
+    }
+
+    /** Makes fibers as needed (the default). */
+    public static FiberPoolPolicy growable() {
+        return new FiberPoolPolicy(Integer.MAX_VALUE, Duration.ofSeconds(1));
+    }
+
+    /** At most {@code maxFibers} fibers; a dry pool fails waiting jobs after {@code exhaustionTimeout}. */
+    public static FiberPoolPolicy bounded(int maxFibers, Duration exhaustionTimeout) {
+        return new FiberPoolPolicy(maxFibers, exhaustionTimeout);
+    }
+
+    /** At most {@code maxFibers} fibers, failing waiting jobs after one second of exhaustion. */
+    public static FiberPoolPolicy bounded(int maxFibers) {
+        return bounded(maxFibers, Duration.ofSeconds(1));
+    }
+
+    boolean isBounded() {
+        return maxFibers != Integer.MAX_VALUE;
+    }
+}

@@ -1,0 +1,19 @@
+package dev.weft;
+
+/**
+ * A unit of work run by a {@link JobSystem} on one of its fibers.
+ *
+ * <pre>{@code
+ * Counter done = new Counter();
+ * jobs.run(() -> animate(skeleton), done);
+ * done.await();
+ * }</pre>
+ *
+ * <p>A job may throw: the failure is caught, the job's counter is still decremented, and whoever waits
+ * on that counter gets a {@link JobFailedException} naming the job.
+ */
+@FunctionalInterface
+public interface Job {
+    /** Does the work. Runs on a Weft fiber; may wait on counters and handles (that parks the fiber). */
+    void run() throws Exception;
+}

@@ -1,0 +1,72 @@
+package dev.weft;
+
+import java.util.concurrent.Callable;
+
+/**
+ * A cancellation scope: every job submitted through the group, and every job those jobs submit in turn,
+ * belongs to it. {@link #cancel()} cancels them all at once — for example every job of the level being
+ * unloaded.
+ *
+ * <pre>{@code
+ * JobGroup level = jobs.newGroup("level 3");
+ * level.run(() -> loadLevel(3));      // loadLevel's own jobs join the group too
+ * ...
+ * level.cancel();                     // unstarted jobs never run; running ones see Jobs.isCancelled()
+ * }</pre>
+ *
+ * <p>After {@code cancel()}: a job of the group that has not started is cancelled when a worker reaches
+ * it (it never runs; its counter is decremented and its handle reports cancelled); a running job sees
+ * {@link Jobs#isCancelled()} and a wait it is parked in throws {@link JobCancelledException}; jobs
+ * submitted to the group afterwards are cancelled at once.
+ */
+public final class JobGroup {
+    private final Scheduler scheduler;
+    private final String name;
+    private volatile boolean cancelled;   // set once by cancel(); read by workers at job start and by waits
+
+    JobGroup(Scheduler scheduler, String name) {
+        this.scheduler = scheduler;
+        this.name = name;
+    }
+
+    /** The group's name. */
+    public String name() {
+        return name;
+    }
+
+    /** True after {@link #cancel()}. */
+    public boolean isCancelled() {
+        return cancelled;
+    }
+
+    /** Cancels every job of the group; see the class comment for what that means for each job. */
+    public void cancel() {
+        cancelled = true;                    // volatile write, then read the fibers' waits (Dekker with beginWait)
+        scheduler.cancelWaitsOf(this);
+    }
+
+    /** Runs {@code job} in this group at NORMAL priority. */
+    public void run(Job job) {
+        scheduler.run(Priority.NORMAL, null, job, null, this);
+    }
+
+    /** Runs {@code job} in this group, decrementing {@code counter} when it ends. */
+    public void run(Priority priority, String name, Job job, Counter counter) {
+        scheduler.run(priority, name, job, counter, this);
+    }
+
+    /** Submits a value-returning job in this group. */
+    public <T> JobHandle<T> submit(Priority priority, String name, Callable<T> callable) {
+        return scheduler.submit(priority, name, callable, null, this);
+    }
+
+    /** Submits a value-returning job in this group at NORMAL priority. */
+    public <T> JobHandle<T> submit(Callable<T> callable) {
+        return scheduler.submit(Priority.NORMAL, null, callable, null, this);
+    }
+
+    @Override
+    public String toString() {
+        return "JobGroup[" + name + (cancelled ? ", cancelled]" : "]");
+    }
+}

@@ -1,0 +1,270 @@
+package dev.weft;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.Callable;
+import java.util.function.BiConsumer;
+
+/**
+ * Weft's job system: a fixed set of worker threads, each with a work-stealing deque, running jobs on
+ * pooled fibers (virtual threads scheduled by Weft itself). A job that waits on a {@link Counter} or
+ * {@link JobHandle} parks its fiber, and the worker goes on with other jobs.
+ *
+ * <pre>{@code
+ * try (JobSystem jobs = JobSystem.create()) {
+ *     Counter frame = new Counter("frame");
+ *     jobs.parallelFor(Priority.FRAME, 0, entities.length, 256,
+ *             (start, end, worker) -> simulate(entities, start, end), frame);
+ *     jobs.run(Priority.FRAME, "cull", () -> cull(camera), frame);
+ *     frame.await();                                   // the main thread blocks; a job would park
+ *     jobs.runMainThreadJobs(2_000_000);               // GL uploads queued by jobs, 2 ms at most
+ * }
+ * }</pre>
+ *
+ * <p>Threading: every method may be called from any thread, except {@link #runMainThreadJobs} and
+ * {@link #bindMainThread}, which belong to the thread that owns the window and GL context.
+ *
+ * <p>The JVM must run with {@code --add-opens java.base/java.lang=ALL-UNNAMED}; without it
+ * {@link #create()} and {@link Builder#build()} throw an {@link IllegalStateException} that says so.
+ */
+public final class JobSystem implements AutoCloseable {
+    /** Every this-many scans for work, a worker looks at BACKGROUND first (see {@link Priority}). */
+    public static final int STARVATION_INTERVAL = 64;
+
+    /** Default stack size of a worker thread; fibers mount on it, so it bounds a job's recursion depth. */
+    public static final long DEFAULT_WORKER_STACK_BYTES = 64L << 20;
+
+    private final Scheduler scheduler;
+
+    private JobSystem(Builder b) {
+        this.scheduler = new Scheduler(b.name, b.workers, b.workerStackBytes, b.idleStrategy, b.fiberPool,
+                b.uncaughtFailureHandler);
+    }
+
+    /** A job system with one worker per available processor and default policies. */
+    public static JobSystem create() {
+        return builder().build();
+    }
+
+    /** Configures a job system. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The number of worker threads. */
+    public int workerCount() {
+        return scheduler.workers.length;
+    }
+
+    /** The name given at build time (it prefixes worker and fiber thread names). */
+    public String name() {
+        return scheduler.name();
+    }
+
+    /** Runs {@code job} at NORMAL priority; nobody waits for it (a failure goes to the uncaught handler). */
+    public void run(Job job) {
+        scheduler.run(Priority.NORMAL, null, job, null, null);
+    }
+
+    /** Runs {@code job} at NORMAL priority and decrements {@code counter} when it ends. */
+    public void run(Job job, Counter counter) {
+        scheduler.run(Priority.NORMAL, null, job, counter, null);
+    }
+
+    /**
+     * Runs {@code job}: {@code counter} (may be null) goes up by one now and down by one when the job
+     * ends, also if it throws or is cancelled.
+     *
+     * @throws java.util.concurrent.RejectedExecutionException after {@link #close()} (from outside a
+     *         job) or {@link #shutdownNow()}
+     */
+    public void run(Priority priority, String name, Job job, Counter counter) {
+        scheduler.run(priority, name, job, counter, null);
+    }
+
+    /** Submits a value-returning job at NORMAL priority. */
+    public <T> JobHandle<T> submit(Callable<T> callable) {
+        return scheduler.submit(Priority.NORMAL, null, callable, null, null);
+    }
+
+    /** Submits a value-returning job. */
+    public <T> JobHandle<T> submit(Priority priority, String name, Callable<T> callable) {
+        return scheduler.submit(priority, name, callable, null, null);
+    }
+
+    /** Submits a value-returning job that also decrements {@code counter} when it ends. */
+    public <T> JobHandle<T> submit(Priority priority, String name, Callable<T> callable, Counter counter) {
+        return scheduler.submit(priority, name, callable, counter, null);
+    }
+
+    /** A new cancellation scope; see {@link JobGroup}. */
+    public JobGroup newGroup(String name) {
+        return new JobGroup(scheduler, Objects.requireNonNull(name, "group name"));
+    }
+
+    /**
+     * Runs {@code body} over {@code [from, to)} split into ranges of at most {@code grain} elements,
+     * in parallel on the workers, and waits until all ranges ran (parking if called from a job).
+     *
+     * @throws JobFailedException if a range threw
+     */
+    public void parallelFor(int from, int to, int grain, RangeJob body) {
+        Counter done = new Counter("parallelFor");
+        scheduler.parallelFor(Priority.NORMAL, from, to, grain, body, done);
+        done.await();
+    }
+
+    /**
+     * Starts {@code body} over {@code [from, to)} in ranges of at most {@code grain} elements and returns
+     * at once; {@code counter} reaches its previous value again when every range has run.
+     */
+    public void parallelFor(Priority priority, int from, int to, int grain, RangeJob body, Counter counter) {
+        scheduler.parallelFor(priority, from, to, grain, body, Objects.requireNonNull(counter, "counter"));
+    }
+
+    /**
+     * Queues {@code callable} for the main thread (the one that calls {@link #runMainThreadJobs}) and
+     * returns its handle. A fiber that joins it parks until the main thread has run it.
+     */
+    public <T> JobHandle<T> onMainThread(Callable<T> callable) {
+        return scheduler.onMainThread(null, callable);
+    }
+
+    /** {@link #onMainThread(Callable)} with a name for errors and traces. */
+    public <T> JobHandle<T> onMainThread(String name, Callable<T> callable) {
+        return scheduler.onMainThread(name, callable);
+    }
+
+    /**
+     * Main thread only: runs queued main-thread jobs until none is left or {@code budgetNanos} has
+     * passed (checked after each job), and returns how many ran. The first call makes the calling
+     * thread the main thread. While the main thread waits on a counter or handle, it keeps running
+     * main-thread jobs without a budget, so it cannot deadlock on them.
+     */
+    public int runMainThreadJobs(long budgetNanos) {
+        return scheduler.mainThread.run(budgetNanos);
+    }
+
+    /** Makes the calling thread the main thread before it first runs main-thread jobs. */
+    public void bindMainThread() {
+        scheduler.mainThread.bind();
+    }
+
+    /**
+     * Graceful shutdown, then waits for it: refuses new jobs from outside jobs, runs everything already
+     * submitted (and whatever those jobs submit), then stops the workers and retires every fiber. On the
+     * main thread it keeps running main-thread jobs meanwhile.
+     */
+    @Override
+    public void close() {
+        scheduler.shutdown();
+        try {
+            while (!scheduler.awaitTermination(Duration.ofSeconds(1))) {
+                Thread.onSpinWait();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Starts a graceful shutdown and returns at once; see {@link #close()}. */
+    public void shutdown() {
+        scheduler.shutdown();
+    }
+
+    /**
+     * Stops now: refuses every submission, cancels every queued job (each completes its counter and its
+     * handle reports cancelled), wakes every parked job with {@link JobCancelledException}, and returns
+     * the jobs that never ran. Running jobs that do not honour cancellation run on until they end.
+     */
+    public List<JobInfo> shutdownNow() {
+        return scheduler.shutdownNow();
+    }
+
+    /** Waits until the workers stopped (running main-thread jobs meanwhile, on the main thread). */
+    public boolean awaitTermination(Duration timeout) throws InterruptedException {
+        return scheduler.awaitTermination(timeout);
+    }
+
+    /** True once every worker has stopped. */
+    public boolean isTerminated() {
+        return scheduler.isTerminated();
+    }
+
+    /** A snapshot of per-worker and fiber statistics. */
+    public JobSystemStats stats() {
+        return scheduler.stats();
+    }
+
+    @Override
+    public String toString() {
+        return "JobSystem[" + name() + ", " + workerCount() + " workers]";
+    }
+
+    /** Settings for a {@link JobSystem}. */
+    public static final class Builder {
+        private String name = "weft";
+        private int workers = Runtime.getRuntime().availableProcessors();
+        private long workerStackBytes = DEFAULT_WORKER_STACK_BYTES;
+        private IdleStrategy idleStrategy = IdleStrategy.backoff();
+        private FiberPoolPolicy fiberPool = FiberPoolPolicy.growable();
+        private BiConsumer<String, Throwable> uncaughtFailureHandler = (job, t) -> {
+            System.err.println("weft: job '" + job + "' failed and nobody waits for it:");
+            t.printStackTrace();
+        };
+
+        private Builder() {}
+
+        /** Thread-name prefix (default "weft"). */
+        public Builder name(String name) {
+            this.name = Objects.requireNonNull(name, "name");
+            return this;
+        }
+
+        /** Number of worker threads (default: available processors). */
+        public Builder workers(int workers) {
+            if (workers < 1 || workers > 1024) {
+                throw new IllegalArgumentException("workers must be between 1 and 1024, got " + workers);
+            }
+            this.workers = workers;
+            return this;
+        }
+
+        /** Worker thread stack size in bytes (default 64 MiB of reserved, lazily committed memory). */
+        public Builder workerStackBytes(long bytes) {
+            if (bytes < (256 << 10)) {
+                throw new IllegalArgumentException("worker stack must be at least 256 KiB, got " + bytes);
+            }
+            this.workerStackBytes = bytes;
+            return this;
+        }
+
+        /** What idle workers do (default {@link IdleStrategy#backoff()}). */
+        public Builder idleStrategy(IdleStrategy strategy) {
+            this.idleStrategy = Objects.requireNonNull(strategy, "idleStrategy");
+            return this;
+        }
+
+        /** How many fibers may exist (default {@link FiberPoolPolicy#growable()}). */
+        public Builder fiberPool(FiberPoolPolicy policy) {
+            this.fiberPool = Objects.requireNonNull(policy, "fiberPool");
+            return this;
+        }
+
+        /** Receives failures of jobs that nobody waits for (no counter, no handle). Default: stderr. */
+        public Builder onUncaughtFailure(BiConsumer<String, Throwable> handler) {
+            this.uncaughtFailureHandler = Objects.requireNonNull(handler, "handler");
+            return this;
+        }
+
+        /**
+         * Starts the workers.
+         *
+         * @throws IllegalStateException if the JVM lacks {@code --add-opens java.base/java.lang=ALL-UNNAMED}
+         */
+        public JobSystem build() {
+            return new JobSystem(this);
+        }
+    }
+}

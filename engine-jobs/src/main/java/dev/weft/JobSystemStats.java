@@ -1,0 +1,67 @@
+package dev.weft;
+
+import java.util.List;
+
+/**
+ * A snapshot of what a job system has done. Counters are per worker, written by their worker without
+ * fences and read here without locks, so a snapshot taken while jobs run is approximate; after
+ * {@link JobSystem#close()} (or whenever the system is idle) it is exact.
+ *
+ * @param workers            per-worker figures, by worker index
+ * @param mainThreadJobsRun  main-thread jobs run by {@link JobSystem#runMainThreadJobs}
+ * @param fibersCreated      fibers (virtual threads) ever made; the rest of the jobs reused them
+ * @param fibersAlive        fibers whose thread is still alive (0 after termination)
+ * @param fibersParked       fibers parked in a wait right now
+ * @param jobsCancelledElsewhere jobs cancelled by threads that are not workers (cancel(), shutdownNow())
+ */
+public record JobSystemStats(List<Worker> workers, long mainThreadJobsRun, long fibersCreated,
+                             long fibersAlive, long fibersParked, long jobsCancelledElsewhere) {
+
+    /**
+     * One worker's figures.
+     *
+     * @param jobsRun       jobs that started on this worker's fibers (and ended here)
+     * @param jobsCancelled jobs this worker cancelled instead of starting
+     * @param stealAttempts steals tried on a non-empty victim
+     * @param steals        steals that took something
+     * @param waits         times a job parked its fiber in a wait on this worker
+     * @param idleParks     times the worker parked for lack of work
+     * @param idleNanos     time spent parked
+     * @param fibersCreated fibers this worker created
+     */
+    public record Worker(long jobsRun, long jobsCancelled, long stealAttempts, long steals, long waits,
+                         long idleParks, long idleNanos, long fibersCreated) {
+    }
+
+    static JobSystemStats of(long[][] perWorker, long mainRun, long cancelledElsewhere, long created,
+                             long alive, long parked) {
+        List<Worker> ws = new java.util.ArrayList<>();
+        for (long[] s : perWorker) {
+            ws.add(new Worker(s[dev.weft.Worker.JOBS_RUN], s[dev.weft.Worker.JOBS_CANCELLED],
+                    s[dev.weft.Worker.STEAL_ATTEMPTS], s[dev.weft.Worker.STEALS], s[dev.weft.Worker.WAITS],
+                    s[dev.weft.Worker.IDLE_PARKS], s[dev.weft.Worker.IDLE_NANOS],
+                    s[dev.weft.Worker.FIBERS_CREATED]));
+        }
+        return new JobSystemStats(List.copyOf(ws), mainRun, created, alive, parked, cancelledElsewhere);
+    }
+
+    /** Jobs run on workers, all workers together (main-thread jobs not included). */
+    public long jobsRun() {
+        return workers.stream().mapToLong(Worker::jobsRun).sum();
+    }
+
+    /** Jobs cancelled before they started, everywhere. */
+    public long jobsCancelled() {
+        return workers.stream().mapToLong(Worker::jobsCancelled).sum() + jobsCancelledElsewhere;
+    }
+
+    /** Successful steals, all workers together. */
+    public long steals() {
+        return workers.stream().mapToLong(Worker::steals).sum();
+    }
+
+    /** Waits that parked a fiber, all workers together. */
+    public long waits() {
+        return workers.stream().mapToLong(Worker::waits).sum();
+    }
+}

@@ -1,0 +1,187 @@
+package dev.weft;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.locks.LockSupport;
+import org.jctools.queues.MpscUnboundedXaddArrayQueue;
+
+/**
+ * Work for the one thread that owns the window and GL context: many producers (fibers, I/O threads),
+ * one consumer (the owner), as in the mailbox rule of the synchronization spec.
+ *
+ * <p>Producers offer to a JCTools MPSC queue (one XADD) and then read {@link #asleep}; only if the owner
+ * is asleep (parked inside a wait) does a producer CAS it awake and unpark it — the sleep→awake
+ * transition, once. The owner sets {@code asleep} (volatile) and then re-reads the queue before
+ * parking, so an offer that raced with going to sleep is seen either by the producer (asleep = 1) or by
+ * the owner's re-check (queue non-empty): never lost.
+ *
+ * <p>The owner is the thread that first calls {@link JobSystem#runMainThreadJobs(long)} (or
+ * {@link JobSystem#bindMainThread()}). Any wait on that thread keeps running main-thread jobs, so
+ * "decode on a worker, upload on the GL thread, continue" cannot deadlock the main thread.
+ */
+final class MainThreadMailbox {
+    private static final ThreadLocal<MainThreadMailbox> OWNED = new ThreadLocal<>();
+    private static final ThreadLocal<JobHandle<?>> RUNNING = new ThreadLocal<>();
+    private static final VarHandle ASLEEP;
+
+    static {
+        try {
+            ASLEEP = MethodHandles.lookup().findVarHandle(MainThreadMailbox.class, "asleep", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final Scheduler scheduler;
+    private final MpscUnboundedXaddArrayQueue<JobHandle<?>> queue = new MpscUnboundedXaddArrayQueue<>(64);
+    private volatile Thread owner;      // set once by bind()
+    private volatile int asleep;        // 1 while the owner is parked in a wait; producers CAS 1 -> 0
+    private long jobsRun;               // owner only
+
+    MainThreadMailbox(Scheduler scheduler) {
+        this.scheduler = scheduler;
+    }
+
+    /** The mailbox the current thread owns, if any (Counter waits use it to keep draining). */
+    static MainThreadMailbox ownedByCurrentThread() {
+        return OWNED.get();
+    }
+
+    static boolean isRunningOnCurrentThread(JobHandle<?> h) {
+        return RUNNING.get() == h;
+    }
+
+    Thread owner() {
+        return owner;
+    }
+
+    long jobsRun() {
+        return jobsRun;
+    }
+
+    synchronized void bind() {           // cold path: once per job system
+        Thread t = Thread.currentThread();
+        Thread o = owner;
+        if (o == t) {
+            return;
+        }
+        if (o != null) {
+            throw new IllegalStateException("main-thread jobs of '" + scheduler.name() + "' already run on "
+                    + o.getName() + "; call runMainThreadJobs only from that thread (it owns the GL context)");
+        }
+        if (t.isVirtual()) {
+            throw new IllegalStateException("the main thread must be a platform thread (it owns the window and "
+                    + "GL context); runMainThreadJobs was called from virtual thread " + t);
+        }
+        if (OWNED.get() != null) {
+            throw new IllegalStateException("thread " + t.getName() + " already runs another job system's "
+                    + "main-thread jobs");
+        }
+        owner = t;
+        OWNED.set(this);
+    }
+
+    void unbind() {
+        if (owner == Thread.currentThread()) {
+            OWNED.remove();
+        }
+    }
+
+    /** Any thread. */
+    void offer(JobHandle<?> job) {
+        queue.offer(job);                // XADD: a full fence before the read of asleep below
+        if (asleep == 1 && ASLEEP.compareAndSet(this, 1, 0)) {
+            LockSupport.unpark(owner);
+        }
+    }
+
+    /** Owner: runs queued jobs until the queue is empty or {@code budgetNanos} has passed. */
+    int run(long budgetNanos) {
+        checkOwner();
+        long start = System.nanoTime();
+        int n = 0;
+        JobHandle<?> j;
+        while ((j = queue.poll()) != null) {
+            runOne(j);
+            n++;
+            if (System.nanoTime() - start >= budgetNanos) {
+                break;
+            }
+        }
+        return n;
+    }
+
+    /** Owner, inside a wait: runs everything queued. True if it ran anything. */
+    boolean runPendingWhileWaiting() {
+        boolean ran = false;
+        JobHandle<?> j;
+        while ((j = queue.poll()) != null) {
+            runOne(j);
+            ran = true;
+        }
+        return ran;
+    }
+
+    /** Owner, about to park: false if work arrived (do not park). */
+    boolean sleep() {
+        asleep = 1;                      // volatile store then load of the queue: pairs with offer()
+        if (!queue.isEmpty()) {
+            asleep = 0;
+            return false;
+        }
+        return true;
+    }
+
+    /** Owner, after parking. */
+    void wake() {
+        asleep = 0;
+    }
+
+    boolean isEmpty() {
+        return queue.isEmpty();
+    }
+
+    /** At termination: cancels what is left (nobody will run it) and returns what it cancelled. */
+    List<JobInfo> cancelAll() {
+        List<JobInfo> cancelled = new ArrayList<>();
+        JobHandle<?> j;
+        while ((j = queue.poll()) != null) {
+            if (j.cancel()) {
+                cancelled.add(JobInfo.of(j));
+            }
+        }
+        return cancelled;
+    }
+
+    private void runOne(JobHandle<?> j) {
+        if (!scheduler.admit(j)) {
+            return;
+        }
+        JobHandle<?> outer = RUNNING.get();
+        RUNNING.set(j);
+        Throwable failure = null;
+        try {
+            j.execute();
+        } catch (Throwable t) {
+            failure = t;
+        } finally {
+            RUNNING.set(outer);
+        }
+        jobsRun++;
+        scheduler.finish(j, failure, null);
+    }
+
+    private void checkOwner() {
+        Thread o = owner;
+        if (o != Thread.currentThread()) {
+            if (o == null) {
+                bind();
+                return;
+            }
+            throw new IllegalStateException("runMainThreadJobs called on " + Thread.currentThread().getName()
+                    + " but main-thread jobs of '" + scheduler.name() + "' run on " + o.getName());
+        }
+    }
+}

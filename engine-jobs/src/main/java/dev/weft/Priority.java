@@ -1,0 +1,22 @@
+package dev.weft;
+
+/**
+ * Which work a worker takes first. Workers take {@link #FRAME} before {@link #NORMAL} before
+ * {@link #BACKGROUND}, in their own queues and when stealing; within one priority, fibers that became
+ * ready again are resumed before new jobs start.
+ *
+ * <p>Starvation bound: every {@value JobSystem#STARVATION_INTERVAL}th time a worker looks for work it
+ * scans the priorities in reverse order, so while background work exists each worker gives it at least
+ * one pick in {@value JobSystem#STARVATION_INTERVAL}, however much frame work keeps arriving.
+ */
+public enum Priority {
+    /** This frame's work: simulation, animation, culling, render preparation. */
+    FRAME,
+    /** The default. */
+    NORMAL,
+    /** Streaming and other work that may take many frames. */
+    BACKGROUND;
+
+    static final Priority[] VALUES = values();
+    static final int COUNT = VALUES.length;
+}

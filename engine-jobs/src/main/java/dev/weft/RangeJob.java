@@ -1,0 +1,18 @@
+package dev.weft;
+
+/**
+ * The body of a {@link JobSystem#parallelFor parallelFor}: handles the half-open range
+ * {@code [start, end)} on the worker numbered {@code workerIndex} (0 to {@code workerCount() - 1}),
+ * so per-worker scratch arrays need no synchronization.
+ *
+ * <pre>{@code
+ * jobs.parallelFor(0, entities.length, 256, (start, end, worker) -> {
+ *     for (int i = start; i < end; i++) entities[i].integrate(dtSeconds);
+ * });
+ * }</pre>
+ */
+@FunctionalInterface
+public interface RangeJob {
+    /** Processes elements {@code start} (inclusive) to {@code end} (exclusive). */
+    void run(int start, int end, int workerIndex);
+}

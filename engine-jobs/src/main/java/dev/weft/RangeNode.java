@@ -1,0 +1,59 @@
+package dev.weft;
+
+/**
+ * One piece of a {@link JobSystem#parallelFor parallelFor}, enkiTS-style: when it runs it keeps
+ * splitting off its upper half as a new stealable node until at most {@code grain} elements are left,
+ * then runs the body on the rest. Thieves take the oldest (largest) halves first. Recycled like
+ * {@link PooledJob}.
+ */
+final class RangeNode extends JobNode {
+    private static final int MAX_FREE_PER_WORKER = 4096;
+
+    RangeJob body;
+    int start;
+    int end;
+    int grain;
+    Scheduler scheduler;
+
+    @Override
+    boolean tryStart() {
+        markRunning();
+        return true;
+    }
+
+    @Override
+    void execute() {
+        Worker w = Fiber.current().worker();
+        int s = start;
+        int e = end;
+        while (e - s > grain) {
+            int mid = (s + e) >>> 1;
+            scheduler.pushRange(w, body, mid, e, grain, counter, priority, group);
+            e = mid;
+        }
+        body.run(s, e, w.index);
+    }
+
+    @Override
+    void complete(Throwable failure, boolean cancelled) {
+        Scheduler.completeCounter(this, counter, failure);
+    }
+
+    @Override
+    void recycle(Worker w) {
+        body = null;
+        counter = null;
+        group = null;
+        name = null;
+        scheduler = null;
+        resetState();
+        if (w.freeRanges.size() < MAX_FREE_PER_WORKER) {
+            w.freeRanges.push(this);
+        }
+    }
+
+    @Override
+    String defaultName() {
+        return "parallelFor[" + start + ", " + end + ")";
+    }
+}

@@ -1,0 +1,793 @@
+package dev.weft;
+
+import dev.weft.internal.InjectionQueue;
+import dev.weft.internal.WorkStealingDeque;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BiConsumer;
+import org.jctools.queues.MpmcUnboundedXaddArrayQueue;
+
+/**
+ * The machinery behind {@link JobSystem}.
+ *
+ * <h2>Implementation overview</h2>
+ *
+ * <h3>Work queues</h3>
+ * Each {@link Worker} owns, per priority, a Chase–Lev deque of new jobs and one of ready fibers
+ * ({@link WorkStealingDeque}). A job submitted on a worker (from a job) is pushed at the bottom of that
+ * worker's deque; the worker pops LIFO (the freshest, cache-warm child first), thieves steal FIFO (the
+ * oldest, usually largest, piece). Work from other threads enters through per-priority
+ * {@link InjectionQueue}s (JCTools MPSC with a one-consumer-at-a-time turn).
+ *
+ * <h3>Picking work</h3>
+ * {@link #pollNext} scans priorities from FRAME to BACKGROUND; within one priority: own ready fibers, own
+ * new jobs, injected ready fibers, injected jobs (a batch moves into the own deque, where others can
+ * steal it), then stealing — ready fibers first — from the other workers, starting at a random victim
+ * (per-worker xorshift) and visiting each once. Every {@link JobSystem#STARVATION_INTERVAL}th scan runs
+ * BACKGROUND to FRAME instead: the starvation bound.
+ *
+ * <h3>Fibers</h3>
+ * Jobs run on {@link Fiber}s: virtual threads whose scheduler is the fiber itself, forwarding to this
+ * class, made through {@link dev.weft.internal.FiberSupport}. A fiber runs job after job inline, so a job
+ * that never waits costs no thread creation and no park. When a job waits, its fiber parks; the worker's
+ * carrier loop mounts a ready fiber or takes an idle one from the pool ({@link #idleFibers}, MPMC) to go
+ * on with new jobs. A parked fiber that becomes ready is pushed to the ready deque of the worker that
+ * woke it (or injected, when woken from outside), at its job's priority.
+ *
+ * <h3>Waiting</h3>
+ * See {@link Counter}: register, re-check, park; a fiber first runs inline the unstarted jobs of the
+ * same counter from the bottom of its own deques, as ForkJoinPool's join does, but never an unrelated
+ * job.
+ *
+ * <h3>Parking and signalling workers</h3>
+ * An idle worker spins, yields, then parks ({@link IdleStrategy}). To park it sets its
+ * {@code parkState} to PARKED, increments {@link #sleepers} (CAS: a full fence), re-scans every queue,
+ * and only then parks. A producer that made a queue go from empty to non-empty publishes the element,
+ * issues a full fence and reads {@code sleepers}; only if it is non-zero does it CAS one PARKED worker
+ * to SIGNALLED and unpark it. Dekker's argument: either the producer sees the sleeper, or the sleeper's
+ * re-scan sees the element — a wake-up cannot be lost. Pushing onto a non-empty deque signals nobody:
+ * the owner is awake and the earlier transition already woke a thief, and a thief that steals from a
+ * deque that stays non-empty wakes one more (the chain). While every worker is busy, {@code sleepers}
+ * is zero and submitting costs no syscall and takes no lock.
+ *
+ * <h3>Shutdown</h3>
+ * {@link #runState}: RUNNING → CLOSING (refuses submissions from outside jobs; jobs may still submit) or
+ * STOPPING (refuses all; queued jobs are cancelled and reported; parked waits are woken with
+ * cancellation) → TERMINATED. The last worker to park, when all are asleep, no queue holds anything, no
+ * fiber is parked in a wait and no outside submission is in flight, terminates the system: nothing
+ * could make new work any more. External submitters register in {@link #externalSubmitters} before
+ * reading {@code runState}, so a submission either is refused or is seen by that check.
+ */
+final class Scheduler {
+    static final int RUNNING = 0;
+    static final int CLOSING = 1;
+    static final int STOPPING = 2;
+    static final int TERMINATED = 3;
+
+    private static final VarHandle SLEEPERS;
+    private static final VarHandle RUN_STATE;
+    private static final int INJECTED_BATCH = 32;
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            SLEEPERS = l.findVarHandle(Scheduler.class, "sleepers", int.class);
+            RUN_STATE = l.findVarHandle(Scheduler.class, "runState", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final String name;
+    final Worker[] workers;
+    private final InjectionQueue<JobNode>[] injectedJobs;
+    private final InjectionQueue<Object>[] injectedReady;
+    final MpmcUnboundedXaddArrayQueue<Fiber> idleFibers = new MpmcUnboundedXaddArrayQueue<>(64);
+    private final Set<Fiber> allFibers = ConcurrentHashMap.newKeySet();
+    private final IdleStrategy idleStrategy;
+    private final FiberPoolPolicy fiberPolicy;
+    private final BiConsumer<String, Throwable> uncaughtFailureHandler;
+    final MainThreadMailbox mainThread;
+    private final CountDownLatch terminated;
+    private final ConcurrentLinkedQueue<JobInfo> cancelledReport = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger fiberCount = new AtomicInteger();
+    private final AtomicInteger parkedFibers = new AtomicInteger();      // fibers inside a wait (wait path only)
+    private final AtomicInteger externalSubmitters = new AtomicInteger(); // outside submissions in flight
+    private final AtomicLong externalSubmitted = new AtomicLong();
+    private final AtomicLong cancelledOutsideWorkers = new AtomicLong();
+    private final AtomicLong fiberIds = new AtomicLong();
+    private final AtomicInteger wakeCursor = new AtomicInteger();
+    private volatile int sleepers;      // workers registered as parked; CAS/getAndAdd only
+    private volatile int runState;      // RUNNING → CLOSING/STOPPING → TERMINATED
+
+    @SuppressWarnings("unchecked")
+    Scheduler(String name, int workerCount, long workerStackBytes, IdleStrategy idleStrategy,
+              FiberPoolPolicy fiberPolicy, BiConsumer<String, Throwable> uncaughtFailureHandler) {
+        dev.weft.internal.FiberSupport.check();
+        this.name = name;
+        this.idleStrategy = idleStrategy;
+        this.fiberPolicy = fiberPolicy;
+        this.uncaughtFailureHandler = uncaughtFailureHandler;
+        this.mainThread = new MainThreadMailbox(this);
+        this.injectedJobs = new InjectionQueue[Priority.COUNT];
+        this.injectedReady = new InjectionQueue[Priority.COUNT];
+        for (int p = 0; p < Priority.COUNT; p++) {
+            injectedJobs[p] = new InjectionQueue<>();
+            injectedReady[p] = new InjectionQueue<>();
+        }
+        this.workers = new Worker[workerCount];
+        for (int i = 0; i < workerCount; i++) {
+            workers[i] = new Worker(this, i, name + "-worker-" + i, workerStackBytes);
+        }
+        this.terminated = new CountDownLatch(workerCount);
+        for (Worker w : workers) {
+            w.thread.start();
+        }
+    }
+
+    String name() {
+        return name;
+    }
+
+    boolean isStopping() {
+        return runState >= STOPPING;
+    }
+
+    boolean isTerminated() {
+        return runState == TERMINATED;
+    }
+
+    int runState() {
+        return runState;
+    }
+
+    // ------------------------------------------------------------------ submission
+
+    void run(Priority priority, String jobName, Job job, Counter counter, JobGroup group) {
+        if (job == null) {
+            throw new NullPointerException("job is null: pass the work to run, e.g. jobs.run(() -> work())");
+        }
+        if (priority == null) {
+            throw new NullPointerException("priority is null: use Priority.NORMAL for ordinary jobs");
+        }
+        Worker w = Worker.current(this);
+        PooledJob j = w != null ? w.freeJobs.poll() : null;
+        if (j == null) {
+            j = new PooledJob();
+        }
+        j.job = job;
+        j.name = jobName;
+        j.priority = priority.ordinal();
+        j.counter = counter;
+        j.group = group;
+        submit(j, w);
+    }
+
+    <T> JobHandle<T> submit(Priority priority, String jobName, Callable<T> callable, Counter counter,
+                            JobGroup group) {
+        if (callable == null) {
+            throw new NullPointerException("callable is null: pass the work to run, e.g. jobs.submit(() -> value)");
+        }
+        if (priority == null) {
+            throw new NullPointerException("priority is null: use Priority.NORMAL for ordinary jobs");
+        }
+        JobHandle<T> h = new JobHandle<>(this, jobName, priority, callable, counter, group);
+        submit(h, Worker.current(this));
+        return h;
+    }
+
+    <T> JobHandle<T> onMainThread(String jobName, Callable<T> callable) {
+        if (callable == null) {
+            throw new NullPointerException("callable is null: pass the main-thread work to run");
+        }
+        if (runState >= STOPPING) {
+            throw rejected("onMainThread");
+        }
+        JobHandle<T> h = new JobHandle<>(this, jobName, Priority.FRAME, callable, null, inheritedGroup(null));
+        mainThread.offer(h);
+        return h;
+    }
+
+    void parallelFor(Priority priority, int from, int to, int grain, RangeJob body, Counter counter) {
+        if (body == null) {
+            throw new NullPointerException("body is null: pass (start, end, worker) -> { ... }");
+        }
+        if (grain < 1) {
+            throw new IllegalArgumentException("grain must be >= 1 (the smallest range a body gets), got " + grain);
+        }
+        if (to < from) {
+            throw new IllegalArgumentException("empty or reversed range [" + from + ", " + to + ")");
+        }
+        if (to == from) {
+            return;
+        }
+        Worker w = Worker.current(this);
+        RangeNode r = newRange(w, body, from, to, grain, counter, priority.ordinal(), null);
+        submit(r, w);
+    }
+
+    /** A worker splitting a range pushes the upper half onto its own deque. */
+    void pushRange(Worker w, RangeJob body, int start, int end, int grain, Counter counter, int priority,
+                   JobGroup group) {
+        RangeNode r = newRange(w, body, start, end, grain, counter, priority, group);
+        if (counter != null) {
+            counter.add(1);
+        }
+        if (w.jobs[priority].push(r)) {
+            signalWork();
+        }
+    }
+
+    private RangeNode newRange(Worker w, RangeJob body, int start, int end, int grain, Counter counter,
+                               int priority, JobGroup group) {
+        RangeNode r = w != null ? w.freeRanges.poll() : null;
+        if (r == null) {
+            r = new RangeNode();
+        }
+        r.scheduler = this;
+        r.body = body;
+        r.start = start;
+        r.end = end;
+        r.grain = grain;
+        r.counter = counter;
+        r.priority = priority;
+        r.group = group;
+        return r;
+    }
+
+    private JobGroup inheritedGroup(Worker w) {
+        Fiber f = w != null ? w.mounted : null;
+        JobNode current = f != null ? f.currentJob : null;
+        return current != null ? current.group : null;
+    }
+
+    /** The common path of every submission; {@code w} is the current worker or null. */
+    private void submit(JobNode j, Worker w) {
+        if (w != null) {
+            if (runState >= STOPPING) {
+                throw rejected("submit");
+            }
+            if (j.group == null) {
+                j.group = inheritedGroup(w);
+            }
+            if (j.counter != null) {
+                j.counter.add(1);
+            }
+            if (j.group != null && j.group.isCancelled()) {
+                cancelledBeforeStart(this, j);
+                return;
+            }
+            if (w.jobs[j.priority].push(j)) {
+                signalWork();
+            }
+            return;
+        }
+        externalSubmitters.incrementAndGet();      // before reading runState: see "Shutdown"
+        try {
+            if (runState != RUNNING) {
+                throw rejected("submit");
+            }
+            if (j.counter != null) {
+                j.counter.add(1);
+            }
+            externalSubmitted.incrementAndGet();
+            if (j.group != null && j.group.isCancelled()) {
+                cancelledBeforeStart(this, j);
+                return;
+            }
+            injectedJobs[j.priority].offer(j);
+            signalWork();
+        } finally {
+            externalSubmitters.decrementAndGet();
+        }
+    }
+
+    private RejectedExecutionException rejected(String what) {
+        String state = switch (runState) {
+            case CLOSING -> "closing (close() was called): only jobs already running may still submit";
+            case STOPPING -> "stopping (shutdownNow() was called)";
+            case TERMINATED -> "terminated";
+            default -> "running";
+        };
+        return new RejectedExecutionException(what + " refused: job system '" + name + "' is " + state
+                + ". Submit work before closing the job system.");
+    }
+
+    /** A plain virtual thread started inside a job inherited a fiber as its scheduler: run it here. */
+    void executeForeign(Runnable continuation) {
+        if (runState == TERMINATED) {
+            throw new RejectedExecutionException("job system '" + name + "' is terminated; a virtual thread "
+                    + "started inside one of its jobs cannot run any more");
+        }
+        enqueueReady(continuation, Priority.NORMAL.ordinal());
+    }
+
+    /** A parked fiber became runnable (the JDK called its executor). */
+    void fiberReady(Fiber f) {
+        enqueueReady(f, f.readyPriority);
+    }
+
+    private void enqueueReady(Object item, int priority) {
+        Worker w = Worker.current(this);
+        if (w != null) {
+            if (w.ready[priority].push(item)) {
+                signalWork();
+            }
+        } else {
+            injectedReady[priority].offer(item);
+            signalWork();
+        }
+    }
+
+    // ------------------------------------------------------------------ picking work
+
+    /**
+     * The next thing for worker {@code w} to do: a {@link JobNode} to start, or a ready {@link Fiber}
+     * (or foreign continuation) to mount; null if nothing was found. Owner thread of {@code w} only.
+     */
+    Object pollNext(Worker w, boolean onFiber) {
+        boolean reverse = (++w.pollCount & (JobSystem.STARVATION_INTERVAL - 1)) == 0;
+        boolean readyOnly = w.exhaustedSinceNanos != 0;
+        for (int i = 0; i < Priority.COUNT; i++) {
+            int p = reverse ? Priority.COUNT - 1 - i : i;
+            Object x = pollPriority(w, p, readyOnly);
+            if (x != null) {
+                return x;
+            }
+        }
+        return null;
+    }
+
+    private Object pollPriority(Worker w, int p, boolean readyOnly) {
+        Object x;
+        WorkStealingDeque<Object> ownReady = w.ready[p];
+        if (!ownReady.isEmpty() && (x = ownReady.pop()) != null) {
+            return x;
+        }
+        if (!readyOnly) {
+            WorkStealingDeque<JobNode> own = w.jobs[p];
+            if (!own.isEmpty() && (x = own.pop()) != null) {
+                return x;
+            }
+        }
+        if ((x = injectedReady[p].poll()) != null) {
+            return x;
+        }
+        if (!readyOnly && (x = pollInjectedJobs(w, p)) != null) {
+            return x;
+        }
+        return steal(w, p, readyOnly);
+    }
+
+    private Object pollInjectedJobs(Worker w, int p) {
+        InjectionQueue<JobNode> q = injectedJobs[p];
+        if (q.isEmpty()) {
+            return null;
+        }
+        WorkStealingDeque<JobNode> own = w.jobs[p];
+        int moved = q.drain(own::push, INJECTED_BATCH);
+        if (moved > 1) {
+            signalWork();                  // the batch is stealable now: let a sleeping worker share it
+        }
+        return moved > 0 ? own.pop() : null;
+    }
+
+    private Object steal(Worker w, int p, boolean readyOnly) {
+        Worker[] ws = workers;
+        int n = ws.length;
+        if (n == 1) {
+            return null;
+        }
+        int start = w.nextRandom() % n;
+        for (int k = 0; k < n; k++) {
+            Worker v = ws[(start + k) % n];
+            if (v == w) {
+                continue;
+            }
+            Object x = stealFrom(w, v.ready[p]);
+            if (x == null && !readyOnly) {
+                x = stealFrom(w, v.jobs[p]);
+            }
+            if (x != null) {
+                return x;
+            }
+        }
+        return null;
+    }
+
+    private Object stealFrom(Worker thief, WorkStealingDeque<?> victim) {
+        if (victim.isEmpty()) {
+            return null;
+        }
+        thief.count(Worker.STEAL_ATTEMPTS);
+        Object x = victim.steal();
+        if (x != null) {
+            thief.count(Worker.STEALS);
+            if (!victim.isEmpty()) {
+                signalWork();              // the chain: more is left for a sleeping worker
+            }
+        }
+        return x;
+    }
+
+    /** Any queue anywhere non-empty? Reads only (used by spinning and the pre-park re-check). */
+    boolean hasVisibleWork() {
+        for (int p = 0; p < Priority.COUNT; p++) {
+            if (!injectedJobs[p].isEmpty() || !injectedReady[p].isEmpty()) {
+                return true;
+            }
+        }
+        for (Worker v : workers) {
+            for (int p = 0; p < Priority.COUNT; p++) {
+                if (!v.jobs[p].isEmpty() || !v.ready[p].isEmpty()) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    // ------------------------------------------------------------------ running jobs
+
+    /** Carrier side: start {@code job} on a pooled (or new) fiber, which becomes {@code w.next}. */
+    void startOnFiber(Worker w, JobNode job) {
+        Fiber f = idleFibers.poll();
+        if (f == null) {
+            f = newFiber(w);
+            if (f == null) {
+                onPoolDry(w, job);
+                return;
+            }
+        }
+        w.exhaustedSinceNanos = 0;
+        f.firstJob = job;                  // published to the fiber by resumeOn's unpark (or start)
+        f.resumeOn(w);
+    }
+
+    private Fiber newFiber(Worker w) {
+        int max = fiberPolicy.maxFibers();
+        for (;;) {
+            int c = fiberCount.get();
+            if (c >= max) {
+                return null;
+            }
+            if (fiberCount.compareAndSet(c, c + 1)) {
+                break;
+            }
+        }
+        Fiber f = new Fiber(this, name + "-fiber-" + fiberIds.incrementAndGet());
+        allFibers.add(f);
+        w.count(Worker.FIBERS_CREATED);
+        return f;
+    }
+
+    private void onPoolDry(Worker w, JobNode job) {
+        long now = System.nanoTime();
+        if (w.exhaustedSinceNanos == 0) {
+            w.exhaustedSinceNanos = now;
+        }
+        if (now - w.exhaustedSinceNanos >= fiberPolicy.exhaustionTimeout().toNanos()) {
+            if (job.tryStart()) {
+                finish(job, new FiberPoolExhaustedException("job '" + job.name() + "' could not start: all "
+                        + fiberPolicy.maxFibers() + " fibers of job system '" + name + "' have been parked in "
+                        + "waits for " + fiberPolicy.exhaustionTimeout().toMillis() + " ms, each waiting on "
+                        + "work that needs a fiber to start. Raise FiberPoolPolicy.bounded(n) or use "
+                        + "FiberPoolPolicy.growable()."), w);
+            }
+            return;
+        }
+        if (w.jobs[job.priority].push(job)) {
+            signalWork();
+        }
+    }
+
+    /** Decides at start whether a job runs (true) or is cancelled (reported, completed). */
+    boolean admit(JobNode job) {
+        if (runState >= STOPPING || job.isCancellationRequested()) {
+            cancelledBeforeStart(this, job);
+            return false;
+        }
+        return job.tryStart();             // false: its handle's cancel() won and completed it
+    }
+
+    /** A job ended after running: count it, complete it, recycle it. {@code w} may be null. */
+    void finish(JobNode job, Throwable failure, Worker w) {
+        if (w != null) {
+            w.count(Worker.JOBS_RUN);
+        }
+        job.markDone();
+        try {
+            job.complete(failure, false);
+        } catch (RuntimeException misuse) {
+            uncaughtFailureHandler.accept(job.name(), misuse);   // e.g. a counter decremented below zero
+        }
+        if (w != null) {
+            job.recycle(w);
+        }
+    }
+
+    /** NEW → CANCELLED, if this call wins: complete the job as cancelled and report it. */
+    static void cancelledBeforeStart(Scheduler s, JobNode job) {
+        if (job.state() == JobNode.CANCELLED || job.tryCancel()) {
+            job.complete(null, true);
+            if (s != null) {
+                s.reportCancelled(job);
+            }
+        }
+    }
+
+    private void reportCancelled(JobNode job) {
+        Worker w = Worker.current(this);
+        if (w != null) {
+            w.count(Worker.JOBS_CANCELLED);
+        } else {
+            cancelledOutsideWorkers.incrementAndGet();
+        }
+        if (runState >= STOPPING) {
+            cancelledReport.add(JobInfo.of(job));
+        }
+    }
+
+    /** Completes a job's counter; a failure nobody can observe goes to the uncaught-failure handler. */
+    static void completeCounter(JobNode job, Counter c, Throwable failure) {
+        if (c != null) {
+            c.jobEnded(job.name(), failure);
+        } else if (failure != null && !(job instanceof JobHandle) && !(failure instanceof JobCancelledException)) {
+            Fiber f = Fiber.current();
+            Scheduler s = f != null ? f.scheduler : null;
+            if (s != null) {
+                s.uncaughtFailureHandler.accept(job.name(), failure);
+            } else {
+                System.err.println("weft: job '" + job.name() + "' failed and nobody waits for it: " + failure);
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ fibers in waits
+
+    void fiberParking(Fiber f) {
+        parkedFibers.incrementAndGet();
+        Worker w = Worker.current(this);
+        if (w != null) {
+            w.count(Worker.WAITS);
+        }
+        if (runState >= STOPPING) {
+            f.cancelWait();
+        }
+    }
+
+    void fiberResumed(Fiber f) {
+        parkedFibers.decrementAndGet();
+    }
+
+    void cancelWaitsOf(JobGroup g) {
+        for (Fiber f : allFibers) {
+            JobNode j = f.currentJob;
+            if (j != null && j.group == g) {
+                f.cancelWait();
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ idling and waking workers
+
+    void idle(Worker w) {
+        IdleStrategy s = idleStrategy;
+        if (w.exhaustedSinceNanos != 0) {
+            LockSupport.parkNanos(this, 100_000L);   // a dry bounded pool: poll for freed fibers
+            return;
+        }
+        for (int i = 0; i < s.spins(); i++) {
+            if (hasVisibleWork() || runState == TERMINATED) {
+                return;
+            }
+            Thread.onSpinWait();
+        }
+        for (int i = 0; i < s.yields(); i++) {
+            if (hasVisibleWork() || runState == TERMINATED) {
+                return;
+            }
+            Thread.yield();
+        }
+        if (s.parks()) {
+            parkWorker(w);
+        }
+    }
+
+    private void parkWorker(Worker w) {
+        w.parkState = Worker.PARKED;
+        int asleep = (int) SLEEPERS.getAndAdd(this, 1) + 1;    // full fence: ordered before the re-scan
+        if (hasVisibleWork() || runState == TERMINATED) {
+            unregisterPark(w);
+            return;
+        }
+        int rs = runState;
+        if (rs != RUNNING && asleep == workers.length && isQuiescent()) {
+            unregisterPark(w);
+            terminate();
+            return;
+        }
+        long t0 = System.nanoTime();
+        w.count(Worker.IDLE_PARKS);
+        while (w.parkState == Worker.PARKED) {
+            LockSupport.park(this);
+        }
+        w.add(Worker.IDLE_NANOS, System.nanoTime() - t0);
+        w.parkState = Worker.RUNNING;
+    }
+
+    private void unregisterPark(Worker w) {
+        if (w.casParkState(Worker.PARKED, Worker.RUNNING)) {
+            SLEEPERS.getAndAdd(this, -1);
+        }
+        w.parkState = Worker.RUNNING;      // SIGNALLED by a waker, who already unregistered us
+    }
+
+    /** Called after publishing work at an empty→non-empty transition. */
+    void signalWork() {
+        VarHandle.fullFence();             // StoreLoad: the published element before the read of sleepers
+        if (sleepers > 0) {
+            wakeOne();
+        }
+    }
+
+    private void wakeOne() {
+        Worker[] ws = workers;
+        int n = ws.length;
+        int start = (wakeCursor.getAndIncrement() & Integer.MAX_VALUE) % n;
+        for (int k = 0; k < n; k++) {
+            Worker v = ws[(start + k) % n];
+            if (v.parkState == Worker.PARKED && v.casParkState(Worker.PARKED, Worker.SIGNALLED)) {
+                SLEEPERS.getAndAdd(this, -1);
+                LockSupport.unpark(v.thread);
+                return;
+            }
+        }
+    }
+
+    private void wakeAll() {
+        for (Worker v : workers) {
+            if (v.casParkState(Worker.PARKED, Worker.SIGNALLED)) {
+                SLEEPERS.getAndAdd(this, -1);
+            }
+            LockSupport.unpark(v.thread);
+        }
+    }
+
+    private boolean isQuiescent() {
+        return parkedFibers.get() == 0 && externalSubmitters.get() == 0 && !hasVisibleWork();
+    }
+
+    private void terminate() {
+        RUN_STATE.setVolatile(this, TERMINATED);
+        wakeAll();
+    }
+
+    // ------------------------------------------------------------------ shutdown
+
+    void shutdown() {
+        for (;;) {
+            int rs = runState;
+            if (rs != RUNNING) {
+                break;
+            }
+            if (RUN_STATE.compareAndSet(this, RUNNING, CLOSING)) {
+                break;
+            }
+        }
+        wakeAll();                         // every worker re-parks; the last one checks for quiescence
+    }
+
+    List<JobInfo> shutdownNow() {
+        for (;;) {
+            int rs = runState;
+            if (rs >= STOPPING || RUN_STATE.compareAndSet(this, rs, STOPPING)) {
+                break;
+            }
+        }
+        // Take every queued job out (steal is safe from any thread; the injection turn serializes us with
+        // workers) and cancel it. Workers that pop jobs concurrently cancel them in admit().
+        for (int p = 0; p < Priority.COUNT; p++) {
+            JobNode j;
+            while ((j = injectedJobs[p].poll()) != null || !injectedJobs[p].isEmpty()) {
+                if (j != null) {
+                    cancelledBeforeStart(this, j);
+                }
+            }
+            for (Worker w : workers) {
+                while (!w.jobs[p].isEmpty()) {
+                    j = w.jobs[p].steal();
+                    if (j != null) {
+                        cancelledBeforeStart(this, j);
+                    }
+                }
+            }
+        }
+        for (Fiber f : allFibers) {        // runState (volatile) was written first: Dekker with beginWait
+            f.cancelWait();
+        }
+        wakeAll();
+        return new ArrayList<>(cancelledReport);
+    }
+
+    /** Waits for termination, running main-thread jobs meanwhile if called on the main thread. */
+    boolean awaitTermination(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + Math.max(0, timeout.toNanos());
+        boolean owner = mainThread.owner() == Thread.currentThread();
+        for (;;) {
+            if (owner) {
+                mainThread.runPendingWhileWaiting();
+            }
+            long remaining = deadline - System.nanoTime();
+            if (remaining <= 0) {
+                return terminated.getCount() == 0;
+            }
+            long slice = owner ? Math.min(remaining, TimeUnit.MILLISECONDS.toNanos(1)) : remaining;
+            if (terminated.await(slice, TimeUnit.NANOSECONDS)) {
+                mainThread.cancelAll().forEach(cancelledReport::add);
+                if (owner) {
+                    mainThread.unbind();
+                }
+                return true;
+            }
+        }
+    }
+
+    void retireIdleFibers(Worker w) {
+        Fiber f;
+        while ((f = idleFibers.poll()) != null) {
+            f.retire = true;
+            f.resumeOn(w);
+            Object item = w.next;
+            w.next = null;
+            if (item instanceof Fiber ready) {
+                w.mounted = ready;
+                try {
+                    ready.continuation().run();
+                } finally {
+                    w.mounted = null;
+                }
+            }
+        }
+    }
+
+    void workerExited(Worker w) {
+        terminated.countDown();
+    }
+
+    // ------------------------------------------------------------------ statistics
+
+    JobSystemStats stats() {
+        int n = workers.length;
+        long[][] perWorker = new long[n][];
+        for (int i = 0; i < n; i++) {
+            Worker w = workers[i];
+            long[] s = new long[Worker.STAT_COUNT];
+            for (int k = 0; k < Worker.STAT_COUNT; k++) {
+                s[k] = w.stat(k);
+            }
+            perWorker[i] = s;
+        }
+        long live = allFibers.stream().filter(f -> f.thread.isAlive()).count();
+        return JobSystemStats.of(perWorker, mainThread.jobsRun(), cancelledOutsideWorkers.get(),
+                fiberCount.get(), live, parkedFibers.get());
+    }
+
+    /** For tests and the watchdog: every fiber ever made (live or retired). */
+    Set<Fiber> fibers() {
+        return allFibers;
+    }
+}

@@ -1,0 +1,76 @@
+package dev.weft;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * One waiter on a {@link Counter}: a thread (a fiber or a plain thread) and the value it waits for.
+ * Its state moves once, by CAS, out of WAITING; whoever wins that CAS owns the wake-up:
+ * <pre>
+ *   WAITING --fire (decrementer)--------> FIRED      (the waiter returns normally)
+ *   WAITING --cancel (job/group/system)--> CANCELLED  (the waiter throws JobCancelledException)
+ *   WAITING --abandon (waiter timed out)-> ABANDONED  (the waiter returns false)
+ * </pre>
+ */
+final class WaitNode {
+    static final int WAITING = 0;
+    static final int FIRED = 1;
+    static final int CANCELLED = 2;
+    static final int ABANDONED = 3;
+
+    private static final VarHandle STATE;
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(WaitNode.class, "state", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    final Thread thread;         // who to unpark
+    final long target;           // wake when the counter's value is <= target
+    final Counter counter;       // what it waits on (for the watchdog and wait-graph reports)
+    final long sinceNanos;       // System.nanoTime() at registration, for the watchdog
+    WaitNode next;               // Treiber-stack link; written before the CAS that publishes the node
+    private volatile int state;  // see class comment
+
+    WaitNode(Thread thread, long target, Counter counter) {
+        this.thread = thread;
+        this.target = target;
+        this.counter = counter;
+        this.sinceNanos = System.nanoTime();
+    }
+
+    int state() {
+        return state;
+    }
+
+    boolean isWaiting() {
+        return state == WAITING;
+    }
+
+    /** Decrementer: the counter reached the target. Unparks the waiter if this call won. */
+    boolean fire() {
+        if (STATE.compareAndSet(this, WAITING, FIRED)) {
+            LockSupport.unpark(thread);
+            return true;
+        }
+        return false;
+    }
+
+    /** Canceller: wakes the waiter with a cancellation. */
+    boolean cancel() {
+        if (STATE.compareAndSet(this, WAITING, CANCELLED)) {
+            LockSupport.unpark(thread);
+            return true;
+        }
+        return false;
+    }
+
+    /** Waiter, on timeout: gives up unless a decrementer fired first. */
+    boolean abandon() {
+        return STATE.compareAndSet(this, WAITING, ABANDONED);
+    }
+}

@@ -1,0 +1,158 @@
+package dev.weft;
+
+import dev.weft.internal.WorkStealingDeque;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.ArrayDeque;
+
+/**
+ * One worker: a platform thread, its deques (one for new jobs and one for ready fibers per priority),
+ * its idle fibers and recycled job nodes, and its statistics.
+ *
+ * <p>Ownership: everything here except the deques' steal side, {@link #parkState} and the statistics
+ * reads is touched only by this worker's thread — the carrier loop or a fiber mounted on it, which is the
+ * same OS thread, one at a time — so none of it is synchronized.
+ */
+final class Worker {
+    static final int RUNNING = 0;
+    static final int PARKED = 1;
+    static final int SIGNALLED = 2;
+
+    private static final VarHandle PARK_STATE;
+    private static final VarHandle LONG_CELL = MethodHandles.arrayElementVarHandle(long[].class);
+
+    static {
+        try {
+            PARK_STATE = MethodHandles.lookup().findVarHandle(Worker.class, "parkState", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    // Statistic slots, written by the owner with opaque stores (no fence), read by stats() with opaque loads.
+    static final int JOBS_RUN = 0;
+    static final int STEAL_ATTEMPTS = 1;
+    static final int STEALS = 2;
+    static final int WAITS = 3;
+    static final int IDLE_PARKS = 4;
+    static final int IDLE_NANOS = 5;
+    static final int FIBERS_CREATED = 6;
+    static final int JOBS_CANCELLED = 7;
+    static final int STAT_COUNT = 8;
+
+    final Scheduler scheduler;
+    final int index;
+    final WorkerThread thread;
+    final WorkStealingDeque<JobNode>[] jobs;     // new jobs by priority: owner push/pop, thieves steal
+    final WorkStealingDeque<Object>[] ready;     // ready fibers (and foreign continuations) by priority
+    final ArrayDeque<PooledJob> freeJobs = new ArrayDeque<>();
+    final ArrayDeque<RangeNode> freeRanges = new ArrayDeque<>();
+    Fiber mounted;                               // the fiber this carrier runs right now, or null
+    Object next;                                 // a fiber or foreign continuation to mount next
+    int pollCount;                               // for the starvation bound
+    private int rng;                             // xorshift state for victim selection
+    long exhaustedSinceNanos;                    // bounded pool: when the pool last ran dry, or 0
+    private final long[] stats = new long[STAT_COUNT];
+    @SuppressWarnings("unused") private long p0, p1, p2, p3, p4, p5, p6, p7;
+    volatile int parkState;                      // RUNNING/PARKED/SIGNALLED; see Scheduler "Parking"
+
+    @SuppressWarnings("unchecked")
+    Worker(Scheduler scheduler, int index, String name, long stackSizeBytes) {
+        this.scheduler = scheduler;
+        this.index = index;
+        this.jobs = new WorkStealingDeque[Priority.COUNT];
+        this.ready = new WorkStealingDeque[Priority.COUNT];
+        for (int p = 0; p < Priority.COUNT; p++) {
+            jobs[p] = new WorkStealingDeque<>(256);
+            ready[p] = new WorkStealingDeque<>(64);
+        }
+        this.rng = 0x9E3779B9 * (index + 1);
+        this.thread = new WorkerThread(this, name, stackSizeBytes);
+    }
+
+    /** The worker whose carrier runs the current thread, if it belongs to {@code s}; else null. */
+    static Worker current(Scheduler s) {
+        Thread carrier = dev.weft.internal.FiberSupport.currentCarrier();
+        if (carrier instanceof WorkerThread wt && wt.worker.scheduler == s) {
+            return wt.worker;
+        }
+        return null;
+    }
+
+    int nextRandom() {
+        int x = rng;
+        x ^= x << 13;
+        x ^= x >>> 17;
+        x ^= x << 5;
+        rng = x;
+        return x & Integer.MAX_VALUE;
+    }
+
+    void count(int slot) {
+        LONG_CELL.setOpaque(stats, slot, (long) LONG_CELL.getOpaque(stats, slot) + 1);
+    }
+
+    void add(int slot, long delta) {
+        LONG_CELL.setOpaque(stats, slot, (long) LONG_CELL.getOpaque(stats, slot) + delta);
+    }
+
+    long stat(int slot) {
+        return (long) LONG_CELL.getOpaque(stats, slot);
+    }
+
+    boolean casParkState(int expect, int update) {
+        return PARK_STATE.compareAndSet(this, expect, update);
+    }
+
+    /** Pops the bottom job of any priority if it belongs to {@code counter} (a dependency of a wait). */
+    JobNode popLocalJobOf(Counter counter) {
+        for (int p = 0; p < Priority.COUNT; p++) {
+            JobNode j = jobs[p].peekBottom();
+            if (j != null && j.counter == counter) {
+                return jobs[p].pop();   // the bottom element or null if a thief took it meanwhile
+            }
+        }
+        return null;
+    }
+
+    /** The carrier loop: mount ready fibers, start jobs on pooled fibers, idle when there is nothing. */
+    void runCarrierLoop() {
+        try {
+            for (;;) {
+                Object item = next;
+                next = null;
+                if (item == null) {
+                    if (scheduler.isTerminated()) {
+                        break;
+                    }
+                    item = scheduler.pollNext(this, false);
+                    if (item == null) {
+                        scheduler.idle(this);
+                        continue;
+                    }
+                    if (item instanceof JobNode job) {
+                        scheduler.startOnFiber(this, job);   // sets next to the fiber, or handles a dry pool
+                        continue;
+                    }
+                }
+                if (item instanceof Fiber f) {
+                    mount(f);
+                } else {
+                    ((Runnable) item).run();                  // a foreign virtual thread's continuation
+                }
+            }
+        } finally {
+            scheduler.retireIdleFibers(this);
+            scheduler.workerExited(this);
+        }
+    }
+
+    private void mount(Fiber f) {
+        mounted = f;
+        try {
+            f.continuation().run();
+        } finally {
+            mounted = null;
+        }
+    }
+}

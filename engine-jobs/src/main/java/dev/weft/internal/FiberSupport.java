@@ -1,0 +1,122 @@
+package dev.weft.internal;
+
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.Executor;
+
+/**
+ * The one place that reaches into the JDK's virtual-thread internals. JDK 25 has no public API for a
+ * virtual thread with a custom scheduler; the package-private constructor
+ * {@code java.lang.ThreadBuilders$VirtualThreadBuilder(Executor)} makes one, and a virtual thread's
+ * current carrier is its private {@code carrierThread} field. Both need
+ * {@code --add-opens java.base/java.lang=ALL-UNNAMED}.
+ *
+ * <p>{@link #check()} fails fast, with the exact flag to add, when the JVM was started without it.
+ */
+public final class FiberSupport {
+    /** The JVM flag Weft needs, exactly as it must be written on the command line. */
+    public static final String REQUIRED_FLAG = "--add-opens java.base/java.lang=ALL-UNNAMED";
+
+    private static final MethodHandle NEW_BUILDER;     // (Executor) -> Thread.Builder.OfVirtual
+    private static final VarHandle CARRIER;            // VirtualThread.carrierThread (volatile Thread)
+    private static final VarHandle THREAD_LOCALS;      // Thread.threadLocals
+    private static final VarHandle INHERITABLE_THREAD_LOCALS;
+    private static final Throwable FAILURE;            // why the above could not be bound, or null
+
+    static {
+        MethodHandle newBuilder = null;
+        VarHandle carrier = null;
+        VarHandle locals = null;
+        VarHandle inheritable = null;
+        Throwable failure = null;
+        try {
+            Class<?> builder = Class.forName("java.lang.ThreadBuilders$VirtualThreadBuilder");
+            Class<?> virtualThread = Class.forName("java.lang.VirtualThread");
+            Class<?> localsMap = Class.forName("java.lang.ThreadLocal$ThreadLocalMap");
+            MethodHandles.Lookup lookup = MethodHandles.privateLookupIn(Thread.class, MethodHandles.lookup());
+            newBuilder = MethodHandles.privateLookupIn(builder, MethodHandles.lookup())
+                    .findConstructor(builder, MethodType.methodType(void.class, Executor.class))
+                    .asType(MethodType.methodType(Thread.Builder.OfVirtual.class, Executor.class));
+            carrier = MethodHandles.privateLookupIn(virtualThread, MethodHandles.lookup())
+                    .findVarHandle(virtualThread, "carrierThread", Thread.class);
+            locals = lookup.findVarHandle(Thread.class, "threadLocals", localsMap);
+            inheritable = lookup.findVarHandle(Thread.class, "inheritableThreadLocals", localsMap);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            failure = e;   // IllegalAccessException / InaccessibleObjectException without the flag
+        }
+        NEW_BUILDER = newBuilder;
+        CARRIER = carrier;
+        THREAD_LOCALS = locals;
+        INHERITABLE_THREAD_LOCALS = inheritable;
+        FAILURE = failure;
+    }
+
+    private FiberSupport() {}
+
+    /** Throws {@link IllegalStateException} naming the missing JVM flag if fibers cannot be made. */
+    public static void check() {
+        if (FAILURE != null) {
+            throw new IllegalStateException(
+                    "Weft needs the JVM flag `" + REQUIRED_FLAG + "` to run jobs on fibers with its own "
+                            + "scheduler (Runtime.version() = " + Runtime.version() + "). Add it to the java "
+                            + "command line, to Maven Surefire's <argLine>, or as `Add-Opens: java.base/java.lang` "
+                            + "in an executable jar's manifest.", FAILURE);
+        }
+    }
+
+    /** A builder of virtual threads whose continuations are handed to {@code scheduler}. */
+    public static Thread.Builder.OfVirtual virtualThreadBuilder(Executor scheduler) {
+        check();
+        try {
+            return (Thread.Builder.OfVirtual) NEW_BUILDER.invokeExact(scheduler);
+        } catch (Throwable t) {
+            throw new IllegalStateException("could not create a virtual-thread builder", t);
+        }
+    }
+
+    /** The platform thread the current thread runs on: its carrier if virtual, else itself. */
+    public static Thread currentCarrier() {
+        Thread t = Thread.currentThread();
+        if (!t.isVirtual()) {
+            return t;
+        }
+        return (Thread) CARRIER.getAcquire(t);
+    }
+
+    /**
+     * Forgets every ThreadLocal and InheritableThreadLocal value of {@code t}, so the next job on a
+     * reused fiber starts with none. Only the thread itself may call this (plain field writes).
+     */
+    public static void clearThreadLocals(Thread t) {
+        if (THREAD_LOCALS.get(t) != null) {
+            THREAD_LOCALS.set(t, null);
+        }
+        if (INHERITABLE_THREAD_LOCALS.get(t) != null) {
+            INHERITABLE_THREAD_LOCALS.set(t, null);
+        }
+    }
+
+    /** Takes away {@code t}'s ThreadLocal maps (returned, to restore later) so a nested job sees none. */
+    public static Object detachThreadLocals(Thread t) {
+        Object[] saved = {THREAD_LOCALS.get(t), INHERITABLE_THREAD_LOCALS.get(t)};
+        if (saved[0] == null && saved[1] == null) {
+            return null;
+        }
+        THREAD_LOCALS.set(t, null);
+        INHERITABLE_THREAD_LOCALS.set(t, null);
+        return saved;
+    }
+
+    /** Puts back the maps {@link #detachThreadLocals} took, dropping what the nested job set. */
+    public static void restoreThreadLocals(Thread t, Object saved) {
+        if (saved == null) {
+            clearThreadLocals(t);
+            return;
+        }
+        Object[] maps = (Object[]) saved;
+        THREAD_LOCALS.set(t, maps[0]);
+        INHERITABLE_THREAD_LOCALS.set(t, maps[1]);
+    }
+}

@@ -1,0 +1,82 @@
+package dev.weft.internal;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import org.jctools.queues.MpscUnboundedXaddArrayQueue;
+
+/**
+ * Where work from threads that are not workers (the game's main thread, I/O threads, timers) enters:
+ * a JCTools multi-producer single-consumer queue, plus a consumer turn so that any worker may be the
+ * single consumer, one at a time (the mailbox rule of the synchronization spec: many producers, one
+ * owner at a time drains).
+ *
+ * <p>Producers: {@code offer} is one atomic XADD on the producer index (lock-free, no syscall).
+ * Consumers: a worker that finds the queue non-empty CASes the turn from 0 to 1, polls, and releases
+ * the turn with a release store. A worker that loses the turn CAS reports "nothing" for now; it has not
+ * parked yet, and its pre-park re-check reads {@link #isEmpty()}, so the element is not stranded.
+ *
+ * @param <E> element type
+ */
+public final class InjectionQueue<E> {
+    private static final VarHandle TURN;
+
+    static {
+        try {
+            TURN = MethodHandles.lookup().findVarHandle(InjectionQueue.class, "turn", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final MpscUnboundedXaddArrayQueue<E> queue = new MpscUnboundedXaddArrayQueue<>(256);
+    @SuppressWarnings("unused") private long p0, p1, p2, p3, p4, p5, p6, p7;
+    private volatile int turn;   // 0 = free, 1 = a consumer is polling; CAS to take, release store to give back
+
+    /** Any thread. */
+    public void offer(E e) {
+        queue.offer(e);
+    }
+
+    /** Any thread: true if nothing was visible at the moment of reading. */
+    public boolean isEmpty() {
+        return queue.isEmpty();
+    }
+
+    /** Any thread: approximate size. */
+    public int size() {
+        return queue.size();
+    }
+
+    /** Any thread: takes one element if the queue is non-empty and the consumer turn is free. */
+    public E poll() {
+        if (queue.isEmpty() || !TURN.compareAndSet(this, 0, 1)) {
+            return null;
+        }
+        try {
+            return queue.poll();
+        } finally {
+            TURN.setRelease(this, 0);
+        }
+    }
+
+    /**
+     * Any thread: takes up to {@code max} elements under one consumer turn into {@code sink}; returns
+     * how many were taken.
+     */
+    public int drain(java.util.function.Consumer<? super E> sink, int max) {
+        if (queue.isEmpty() || !TURN.compareAndSet(this, 0, 1)) {
+            return 0;
+        }
+        try {
+            int n = 0;
+            E e;
+            while (n < max && (e = queue.poll()) != null) {
+                sink.accept(e);
+                n++;
+            }
+            return n;
+        } finally {
+            TURN.setRelease(this, 0);
+        }
+    }
+}
