@@ -1,0 +1,52 @@
+package dev.weft.bench;
+
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+
+/**
+ * Scheduling overhead: the benchmark thread submits {@value #JOBS} no-op jobs tracked by one
+ * completion count and waits for all of them. Score = ns per job; with {@code -prof gc},
+ * {@code gc.alloc.rate.norm} / {@value #JOBS} is the allocation per job.
+ *
+ * <p>The job is one preallocated, non-capturing {@link Runnable} so that allocation comes from the
+ * system alone (fork-join allocates a task per job, virtual threads a thread and its stack chunk).
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Fork(value = 1, jvmArgsAppend = {"--add-opens", "java.base/java.lang=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow"})
+public class EmptyJobs {
+    public static final int JOBS = 10_000;
+    private static final Runnable NO_OP = () -> { };
+
+    @Param({"weft", "forkjoin", "vthreads"})
+    public String system;
+
+    private SchedulerUnderTest scheduler;
+
+    @Setup
+    public void setUp() {
+        scheduler = Schedulers.create(system, 2);
+    }
+
+    @TearDown
+    public void tearDown() {
+        scheduler.close();
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(JOBS)
+    public void submitAndWait() {
+        scheduler.runAll(NO_OP, JOBS);
+    }
+}

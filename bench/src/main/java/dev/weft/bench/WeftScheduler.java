@@ -1,0 +1,124 @@
+package dev.weft.bench;
+
+import dev.weft.Counter;
+import dev.weft.Job;
+import dev.weft.JobSystem;
+
+/**
+ * Weft with {@code workers} worker threads and default settings (the back-off idle strategy, a
+ * growable fiber pool).
+ *
+ * <ul>
+ *   <li>{@link #runAll}: {@code jobs.run(job, counter)} {@code count} times, then {@code counter.await()}
+ *       on the benchmark thread. The {@link Job} and the {@link Counter} are reused from call to call
+ *       (the counter is back at zero after each wait), so {@code EmptyJobs} allocates nothing per op
+ *       on the benchmark side: {@code gc.alloc.rate.norm} is what Weft itself allocates per job.</li>
+ *   <li>{@link #fib}: the root is a {@code submit}ted job; every node runs two children with one new
+ *       counter and awaits it, parking its fiber.</li>
+ *   <li>{@link #pingPong}: two jobs and two counters, {@code aMayGo} (starts at 0) and {@code bMayGo}
+ *       (starts at 1). Each side awaits its own counter, re-arms it with {@code add(1)}, then releases
+ *       the other with {@code decrement()}. Both waits park a fiber: this is Weft's wait/resume.</li>
+ *   <li>{@link #parallelFor}: {@code jobs.parallelFor(start, end, grain, body)}.</li>
+ *   <li>{@link #submitOne}: {@code jobs.run(job, counter)}; done is {@code counter.isDone()}.</li>
+ * </ul>
+ */
+final class WeftScheduler implements SchedulerUnderTest {
+    private final JobSystem jobs;
+    private final Counter batch = new Counter("runAll");   // benchmark thread only; zero between calls
+    private Runnable lastRunnable;                         // benchmark thread only: adapter cache
+    private Job lastJob;
+
+    WeftScheduler(int workers) {
+        jobs = JobSystem.builder().workers(workers).name("bench").build();
+    }
+
+    @Override
+    public String name() {
+        return "weft";
+    }
+
+    @Override
+    public void runAll(Runnable job, int count) {
+        Job j = adapt(job);
+        Counter done = batch;
+        for (int i = 0; i < count; i++) {
+            jobs.run(j, done);
+        }
+        done.await();
+    }
+
+    @Override
+    public int fib(int n) {
+        return jobs.submit(() -> fibNode(n)).join();
+    }
+
+    private int fibNode(int n) {
+        if (n < 2) {
+            return n;
+        }
+        Counter children = new Counter();
+        int[] r = new int[2];
+        jobs.run(() -> r[0] = fibNode(n - 1), children);
+        jobs.run(() -> r[1] = fibNode(n - 2), children);
+        children.await();                       // the decrement after each child orders its write before this read
+        return r[0] + r[1];
+    }
+
+    @Override
+    public void pingPong(int rounds) {
+        Counter aMayGo = new Counter("ping");
+        Counter bMayGo = new Counter("pong");
+        bMayGo.add(1);
+        Counter done = new Counter("pingPong");
+        jobs.run(() -> {
+            for (int r = 0; r < rounds; r++) {
+                aMayGo.await();
+                aMayGo.add(1);                  // re-arm before releasing B: B decrements it next
+                bMayGo.decrement();
+            }
+        }, done);
+        jobs.run(() -> {
+            for (int r = 0; r < rounds; r++) {
+                bMayGo.await();
+                bMayGo.add(1);
+                aMayGo.decrement();
+            }
+        }, done);
+        done.await();
+    }
+
+    @Override
+    public void parallelFor(int start, int end, int grain, RangeBody body) {
+        jobs.parallelFor(start, end, grain, (s, e, worker) -> body.run(s, e));
+    }
+
+    @Override
+    public Pending submitOne(Runnable job) {
+        Counter done = new Counter();
+        jobs.run(adapt(job), done);
+        return new Pending() {
+            @Override
+            public boolean isDone() {
+                return done.isDone();
+            }
+
+            @Override
+            public void await() {
+                done.await();
+            }
+        };
+    }
+
+    @Override
+    public void close() {
+        jobs.close();
+    }
+
+    private Job adapt(Runnable job) {
+        if (job != lastRunnable) {
+            lastRunnable = job;
+            lastJob = job::run;
+        }
+        return lastJob;
+    }
+}

@@ -1,0 +1,115 @@
+package dev.weft.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.FieldSource;
+
+/**
+ * Every adapter does what the workloads assume (counts, results, coverage), at one and two workers.
+ * The timeout only turns a hang into a failure with a stack trace; nothing here measures speed.
+ */
+class SchedulersTest {
+    private static final Duration HANG = Duration.ofMinutes(2);
+    static final java.util.List<String> SYSTEMS = Schedulers.SYSTEMS;
+
+    @ParameterizedTest
+    @FieldSource("SYSTEMS")
+    void runAllRunsEveryJobBeforeReturning(String system) {
+        for (int workers = 1; workers <= 2; workers++) {
+            try (SchedulerUnderTest s = Schedulers.create(system, workers)) {
+                AtomicInteger ran = new AtomicInteger();
+                assertTimeoutPreemptively(HANG, () -> s.runAll(ran::incrementAndGet, 5_000));
+                assertEquals(5_000, ran.get(), system + " workers=" + workers);
+                assertEquals(system, s.name());
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @FieldSource("SYSTEMS")
+    void fibIsRight(String system) {
+        try (SchedulerUnderTest s = Schedulers.create(system, 2)) {
+            assertEquals(610, assertTimeoutPreemptively(HANG, () -> s.fib(15)));
+            assertEquals(0, s.fib(0));
+            assertEquals(1, s.fib(1));
+        }
+    }
+
+    @ParameterizedTest
+    @FieldSource("SYSTEMS")
+    void pingPongFinishes(String system) {
+        for (int workers = 1; workers <= 2; workers++) {
+            if (workers == 1 && system.equals("forkjoin")) {
+                continue;   // parking blocks a fork-join worker: the two sides need two workers
+            }
+            try (SchedulerUnderTest s = Schedulers.create(system, workers)) {
+                assertTimeoutPreemptively(HANG, () -> s.pingPong(500));
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @FieldSource("SYSTEMS")
+    void parallelForCoversEveryIndexOnceInRangesOfAtMostTheGrain(String system) {
+        int n = 100_003;
+        int grain = 1024;
+        try (SchedulerUnderTest s = Schedulers.create(system, 2)) {
+            AtomicIntegerArray hits = new AtomicIntegerArray(n);
+            AtomicInteger longRanges = new AtomicInteger();
+            assertTimeoutPreemptively(HANG, () -> s.parallelFor(0, n, grain, (start, end) -> {
+                if (end - start > grain || end <= start) {
+                    longRanges.incrementAndGet();
+                }
+                for (int i = start; i < end; i++) {
+                    hits.incrementAndGet(i);
+                }
+            }));
+            for (int i = 0; i < n; i++) {
+                assertEquals(1, hits.get(i), "index " + i);
+            }
+            assertEquals(0, longRanges.get(), "every range is non-empty and at most the grain (Weft's rule)");
+        }
+    }
+
+    @ParameterizedTest
+    @FieldSource("SYSTEMS")
+    void submitOneIsDoneAfterAwait(String system) {
+        try (SchedulerUnderTest s = Schedulers.create(system, 2)) {
+            for (int i = 0; i < 100; i++) {
+                AtomicInteger ran = new AtomicInteger();
+                SchedulerUnderTest.Pending p = s.submitOne(ran::incrementAndGet);
+                assertTimeoutPreemptively(HANG, p::await);
+                assertTrue(p.isDone());
+                assertEquals(1, ran.get());
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @FieldSource("SYSTEMS")
+    void benchmarkBodiesRunOnce(String system) throws Exception {
+        ParallelFor pf = new ParallelFor();
+        pf.system = system;
+        pf.workers = 2;
+        pf.setUp();
+        try {
+            double expected = 0;
+            for (int i = 0; i < ParallelFor.N; i++) {
+                expected += Math.sqrt(i);
+            }
+            assertEquals(expected, pf.sumOfSqrt(), expected * 1e-9, "distinct partial[start / GRAIN] slots");
+        } finally {
+            pf.tearDown();
+        }
+        Fib fib = new Fib();
+        fib.system = system;
+        fib.setUp();                          // checks fib(22) itself
+        fib.tearDown();
+    }
+}
