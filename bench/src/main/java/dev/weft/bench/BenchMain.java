@@ -20,7 +20,7 @@ import picocli.CommandLine.Parameters;
  * Runs every Weft benchmark with one of two profiles, saves JMH's JSON and writes the ratio table.
  *
  * <pre>
- * java -cp bench/target/benchmarks.jar dev.weft.bench.BenchMain quick      # ~3 min on 2 cores
+ * java -cp bench/target/benchmarks.jar dev.weft.bench.BenchMain quick      # ~4 min on 2 cores
  * java -cp bench/target/benchmarks.jar dev.weft.bench.BenchMain full       # ~25 min on 2 cores
  * java -cp bench/target/benchmarks.jar dev.weft.bench.BenchMain quick --include 'EmptyJobs|Fib' -p system=weft,forkjoin
  * </pre>
@@ -34,7 +34,7 @@ public final class BenchMain implements Callable<Integer> {
     public enum Profile {
         /** Only checks that everything runs (1 fork, 1 x 200 ms, 1 x 200 ms): the figures mean nothing. */
         smoke(1, 1, 200, 1, 200),
-        /** 1 fork, 3 x 1 s warm-up, 3 x 1 s measurement: about 3.5 minutes on 2 cores. */
+        /** 1 fork, 3 x 1 s warm-up, 3 x 1 s measurement: about 4 minutes on 2 cores (24 configurations). */
         quick(1, 3, 1000, 3, 1000),
         /** 3 forks, 5 x 2 s warm-up, 5 x 2 s measurement: about 25 minutes on 2 cores. */
         full(3, 5, 2000, 5, 2000);

@@ -20,6 +20,10 @@ import org.openjdk.jmh.annotations.TearDown;
  *
  * <p>The job is one preallocated, non-capturing {@link Runnable} so that allocation comes from the
  * system alone (fork-join allocates a task per job, virtual threads a thread and its stack chunk).
+ *
+ * <p>{@code submitter}: {@code thread} submits from the JMH thread, a plain platform thread (for
+ * Weft that is the external-injection path); {@code job} submits from inside one job of the same
+ * system, as a frame's jobs do (Weft's worker-local path, with its per-worker free lists).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -32,11 +36,20 @@ public class EmptyJobs {
     @Param({"weft", "forkjoin", "vthreads"})
     public String system;
 
+    @Param({"thread", "job"})
+    public String submitter;
+
     private SchedulerUnderTest scheduler;
+    private boolean fromJob;
 
     @Setup
     public void setUp() {
         scheduler = Schedulers.create(system, 2);
+        fromJob = switch (submitter) {
+            case "thread" -> false;
+            case "job" -> true;
+            default -> throw new IllegalArgumentException("submitter: " + submitter);
+        };
     }
 
     @TearDown
@@ -47,6 +60,10 @@ public class EmptyJobs {
     @Benchmark
     @OperationsPerInvocation(JOBS)
     public void submitAndWait() {
-        scheduler.runAll(NO_OP, JOBS);
+        if (fromJob) {
+            scheduler.runAllFromJob(NO_OP, JOBS);
+        } else {
+            scheduler.runAll(NO_OP, JOBS);
+        }
     }
 }

@@ -12,7 +12,8 @@ import java.util.concurrent.TimeUnit;
  *
  * <ul>
  *   <li>{@link #runAll}: one root {@link CountedCompleter} whose pending count is the completion count;
- *       every job is a child completer submitted with {@link ForkJoinPool#execute(ForkJoinTask)}.</li>
+ *       every job is a child completer submitted with {@link ForkJoinPool#execute(ForkJoinTask)} (from
+ *       a task: {@link ForkJoinTask#fork()}).</li>
  *   <li>{@link #fib}: {@link RecursiveTask} with {@link ForkJoinTask#invokeAll(ForkJoinTask, ForkJoinTask)},
  *       the fork-join idiom: one child is forked, the other runs in the caller, then it joins.</li>
  *   <li>{@link #pingPong}: two tasks on two workers using {@link ParkingPingPong} (plain park/unpark,
@@ -43,6 +44,21 @@ final class ForkJoinScheduler implements SchedulerUnderTest {
             pool.execute(new Child(root, job));
         }
         root.join();
+    }
+
+    @Override
+    public void runAllFromJob(Runnable job, int count) {
+        pool.invoke(ForkJoinTask.adapt(() -> {
+            if (count <= 0) {
+                return;
+            }
+            Root root = new Root();
+            root.setPendingCount(count - 1);
+            for (int i = 0; i < count; i++) {
+                new Child(root, job).fork();    // onto this worker's deque
+            }
+            root.join();                        // helps run the children
+        }));
     }
 
     @Override

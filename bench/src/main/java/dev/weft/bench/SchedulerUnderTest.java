@@ -18,6 +18,12 @@ public interface SchedulerUnderTest extends AutoCloseable {
     /** Submits {@code count} independent jobs that each run {@code job}, tracked by one completion count; waits for all. */
     void runAll(Runnable job, int count);
 
+    /**
+     * {@link #runAll} done by a job of the system itself (a fork-join task, a virtual thread, a Weft job),
+     * the way a frame's jobs spawn work; the benchmark thread waits for that one job.
+     */
+    void runAllFromJob(Runnable job, int count);
+
     /** Computes fib(n) where every node {@code n >= 2} runs its two children as jobs and waits for them. */
     int fib(int n);
 

@@ -40,6 +40,11 @@ final class VirtualThreadScheduler implements SchedulerUnderTest {
     }
 
     @Override
+    public void runAllFromJob(Runnable job, int count) {
+        join(Thread.startVirtualThread(() -> runAll(job, count)));
+    }
+
+    @Override
     public int fib(int n) {
         int[] result = new int[1];
         join(Thread.startVirtualThread(() -> result[0] = fibNode(n)));

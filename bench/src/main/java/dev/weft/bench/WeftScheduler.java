@@ -12,7 +12,8 @@ import dev.weft.JobSystem;
  *   <li>{@link #runAll}: {@code jobs.run(job, counter)} {@code count} times, then {@code counter.await()}
  *       on the benchmark thread. The {@link Job} and the {@link Counter} are reused from call to call
  *       (the counter is back at zero after each wait), so {@code EmptyJobs} allocates nothing per op
- *       on the benchmark side: {@code gc.alloc.rate.norm} is what Weft itself allocates per job.</li>
+ *       on the benchmark side: {@code gc.alloc.rate.norm} is what Weft itself allocates per job.
+ *       {@link #runAllFromJob} does the same inside one job (one capturing lambda per call).</li>
  *   <li>{@link #fib}: the root is a {@code submit}ted job; every node runs two children with one new
  *       counter and awaits it, parking its fiber.</li>
  *   <li>{@link #pingPong}: two jobs and two counters, {@code aMayGo} (starts at 0) and {@code bMayGo}
@@ -24,7 +25,8 @@ import dev.weft.JobSystem;
  */
 final class WeftScheduler implements SchedulerUnderTest {
     private final JobSystem jobs;
-    private final Counter batch = new Counter("runAll");   // benchmark thread only; zero between calls
+    private final Counter batch = new Counter("runAll");   // one runAll at a time; zero between calls
+    private final Counter spawner = new Counter("runAllFromJob"); // benchmark thread only; zero between calls
     private Runnable lastRunnable;                         // benchmark thread only: adapter cache
     private Job lastJob;
 
@@ -45,6 +47,20 @@ final class WeftScheduler implements SchedulerUnderTest {
             jobs.run(j, done);
         }
         done.await();
+    }
+
+    @Override
+    public void runAllFromJob(Runnable job, int count) {
+        Job j = adapt(job);
+        Counter inner = batch;
+        Counter outer = spawner;
+        jobs.run(() -> {
+            for (int i = 0; i < count; i++) {
+                jobs.run(j, inner);
+            }
+            inner.await();                      // parks the spawning job's fiber
+        }, outer);
+        outer.await();
     }
 
     @Override

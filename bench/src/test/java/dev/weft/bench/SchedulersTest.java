@@ -26,6 +26,8 @@ class SchedulersTest {
                 AtomicInteger ran = new AtomicInteger();
                 assertTimeoutPreemptively(HANG, () -> s.runAll(ran::incrementAndGet, 5_000));
                 assertEquals(5_000, ran.get(), system + " workers=" + workers);
+                assertTimeoutPreemptively(HANG, () -> s.runAllFromJob(ran::incrementAndGet, 5_000));
+                assertEquals(10_000, ran.get(), system + " workers=" + workers + ", from a job");
                 assertEquals(system, s.name());
             }
         }

@@ -89,7 +89,25 @@ public final class FrameProfilerMain implements Callable<Integer> {
         return new CommandLine(new FrameProfilerMain()).execute(args);
     }
 
-    public static void main(String[] args) {
+    /**
+     * Weft needs {@code --add-opens java.base/java.lang=ALL-UNNAMED}; {@code java -cp} does not take it
+     * from the jar's manifest. Without it, runs this class again in a child JVM that has it.
+     */
+    public static void main(String[] args) throws Exception {
+        if (!Object.class.getModule().isOpen("java.lang", FrameProfilerMain.class.getModule())) {
+            System.exit(relaunchWithOpens(args));
+        }
         System.exit(run(args));
+    }
+
+    private static int relaunchWithOpens(String[] args) throws Exception {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments());
+        command.addAll(List.of("--add-opens", "java.base/java.lang=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
+                "-cp", System.getProperty("java.class.path"), FrameProfilerMain.class.getName()));
+        command.addAll(List.of(args));
+        System.err.println("FrameProfilerMain: restarting with --add-opens java.base/java.lang=ALL-UNNAMED (Weft needs it)");
+        return new ProcessBuilder(command).inheritIO().start().waitFor();
     }
 }

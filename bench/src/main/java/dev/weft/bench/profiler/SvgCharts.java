@@ -168,12 +168,13 @@ final class SvgCharts {
                 TOP + PLOT_H / 2.0, TOP + PLOT_H / 2.0, ProfileReport.esc(y)));
     }
 
+    /** In the top margin, above the plot, so it never hides data. */
     private static void legend(StringBuilder svg, List<SystemProfile> systems) {
-        double x = LEFT + 10;
+        double x = LEFT;
         for (SystemProfile s : systems) {
             svg.append(String.format(Locale.ROOT, "<rect x=\"%.1f\" y=\"%d\" width=\"12\" height=\"4\" fill=\"%s\"/>\n",
-                    x, TOP + 8, ProfileReport.color(s.system())));
-            text(svg, x + 16, TOP + 13, "start", s.system());
+                    x, TOP - 14, ProfileReport.color(s.system())));
+            text(svg, x + 16, TOP - 9, "start", s.system());
             x += 24 + 7 * s.system().length() + 16;
         }
     }
