@@ -202,6 +202,10 @@ public final class JobSystem implements AutoCloseable {
         return "JobSystem[" + name() + ", " + workerCount() + " workers]";
     }
 
+    Scheduler schedulerForTests() {
+        return scheduler;
+    }
+
     /** Settings for a {@link JobSystem}. */
     public static final class Builder {
         private String name = "weft";

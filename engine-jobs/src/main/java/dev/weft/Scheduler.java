@@ -340,7 +340,8 @@ final class Scheduler {
      */
     Object pollNext(Worker w, boolean onFiber) {
         boolean reverse = (++w.pollCount & (JobSystem.STARVATION_INTERVAL - 1)) == 0;
-        boolean readyOnly = w.exhaustedSinceNanos != 0;
+        boolean readyOnly = w.exhaustedSinceNanos != 0 && !w.retryDryPool;
+        w.retryDryPool = false;
         for (int i = 0; i < Priority.COUNT; i++) {
             int p = reverse ? Priority.COUNT - 1 - i : i;
             Object x = pollPriority(w, p, readyOnly);
@@ -587,8 +588,12 @@ final class Scheduler {
     void idle(Worker w) {
         IdleStrategy s = idleStrategy;
         if (w.exhaustedSinceNanos != 0) {
-            LockSupport.parkNanos(this, 100_000L);   // a dry bounded pool: poll for freed fibers
-            return;
+            if (idleFibers.isEmpty() && hasVisibleWork()) {
+                LockSupport.parkNanos(this, 100_000L);   // a dry bounded pool: poll for freed fibers,
+                w.retryDryPool = true;                   // then try once more to start a new job
+                return;
+            }
+            w.exhaustedSinceNanos = 0;                   // a fiber came back, or nothing waits to start
         }
         for (int i = 0; i < s.spins(); i++) {
             if (hasVisibleWork() || runState == TERMINATED) {

@@ -52,6 +52,7 @@ final class Worker {
     int pollCount;                               // for the starvation bound
     private int rng;                             // xorshift state for victim selection
     long exhaustedSinceNanos;                    // bounded pool: when the pool last ran dry, or 0
+    boolean retryDryPool;                        // bounded pool: the next poll may take a new job again
     private final long[] stats = new long[STAT_COUNT];
     @SuppressWarnings("unused") private long p0, p1, p2, p3, p4, p5, p6, p7;
     volatile int parkState;                      // RUNNING/PARKED/SIGNALLED; see Scheduler "Parking"

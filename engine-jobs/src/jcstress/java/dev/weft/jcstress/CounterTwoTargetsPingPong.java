@@ -1,0 +1,61 @@
+package dev.weft.jcstress;
+
+import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
+import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
+
+import dev.weft.Counter;
+import java.time.Duration;
+import org.openjdk.jcstress.annotations.Actor;
+import org.openjdk.jcstress.annotations.Description;
+import org.openjdk.jcstress.annotations.JCStressTest;
+import org.openjdk.jcstress.annotations.Outcome;
+import org.openjdk.jcstress.annotations.State;
+import org.openjdk.jcstress.infra.results.II_Result;
+
+/**
+ * Guarantee: waiters at different targets are each woken by the decrement that reaches their target,
+ * also while the other's node (waiting or already fired) sits in the same wait stack. Counter at 2:
+ * actor A waits for 1 and then decrements to 0; actor B decrements to 1 and then waits for 0. The
+ * decrement to 0 must fire B's node past A's (a target above the new value), and B's await(0) must not
+ * be filtered out by {@code maxWaitTarget} (raised to 1 by A). The two-CPU form of
+ * {@link CounterTwoTargetsVsDecrementToZero}, which needs three.
+ *
+ * <p>Result: r1 = A's await(1, 10 s), r2 = B's await(0, 10 s): 1 = returned true, 0 = timed out, -1 = threw.
+ */
+@JCStressTest
+@Description("Counter at 2: A = await(1); decrement  vs  B = decrement; await(0)")
+@Outcome(id = "1, 1", expect = ACCEPTABLE, desc = "B's decrement released A (directly or by firing A's node), A's released B")
+@Outcome(id = "0, 1", expect = FORBIDDEN, desc = "A slept through 2 -> 1 (B then only returned because A's timeout decremented)")
+@Outcome(id = "1, 0", expect = FORBIDDEN, desc = "B slept through 1 -> 0: the walk skipped B's node or the max-target filter hid it")
+@Outcome(id = "0, 0", expect = FORBIDDEN, desc = "both slept through their decrements")
+@Outcome(expect = FORBIDDEN, desc = "a wait or decrement threw")
+@State
+public class CounterTwoTargetsPingPong {
+    private static final Duration GENEROUS = Duration.ofSeconds(10);
+
+    private final Counter counter = new Counter("jcstress");
+
+    public CounterTwoTargetsPingPong() {
+        counter.add(2);
+    }
+
+    @Actor
+    public void waitForOneThenDecrement(II_Result r) {
+        try {
+            r.r1 = counter.await(1, GENEROUS) ? 1 : 0;
+            counter.decrement();
+        } catch (RuntimeException e) {
+            r.r1 = -1;
+        }
+    }
+
+    @Actor
+    public void decrementThenWaitForZero(II_Result r) {
+        try {
+            counter.decrement();
+            r.r2 = counter.await(0, GENEROUS) ? 1 : 0;
+        } catch (RuntimeException e) {
+            r.r2 = -1;
+        }
+    }
+}

@@ -1,0 +1,487 @@
+package dev.weft;
+
+import static dev.weft.TestSupport.await;
+import static dev.weft.TestSupport.closeWithin;
+import static dev.weft.TestSupport.join;
+import static dev.weft.TestSupport.system;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The rules of the core scheduler, each over 1, 2, 4 and 8 workers. */
+@Timeout(120)
+class CoreSchedulerTest {
+
+    @ParameterizedTest(name = "workers={0}")
+    @ValueSource(ints = {1, 2, 4, 8})
+    void everyJobRunsExactlyOnce(int workers) {
+        try (JobSystem jobs = system(workers)) {
+            int n = 50_000;
+            AtomicIntegerArray runs = new AtomicIntegerArray(n);
+            Counter done = new Counter("all");
+            for (int i = 0; i < n; i++) {
+                int id = i;
+                jobs.run(Priority.VALUES[i % 3], "job" + i, () -> runs.incrementAndGet(id), done);
+            }
+            await(done);
+            for (int i = 0; i < n; i++) {
+                assertEquals(1, runs.get(i), "job " + i);
+            }
+            assertEquals(0, done.value());
+        }
+    }
+
+    @ParameterizedTest(name = "workers={0}")
+    @ValueSource(ints = {1, 2, 4, 8})
+    void jobsSubmittedFromJobsRunExactlyOnce(int workers) {
+        try (JobSystem jobs = system(workers)) {
+            int fanOut = 200;
+            AtomicIntegerArray runs = new AtomicIntegerArray(fanOut * fanOut);
+            Counter done = new Counter("tree");
+            for (int i = 0; i < fanOut; i++) {
+                int a = i;
+                jobs.run(Priority.NORMAL, "parent", () -> {
+                    for (int b = 0; b < fanOut; b++) {
+                        int id = a * fanOut + b;
+                        jobs.run(Priority.NORMAL, "child", () -> runs.incrementAndGet(id), done);
+                    }
+                }, done);
+            }
+            await(done);
+            for (int i = 0; i < runs.length(); i++) {
+                assertEquals(1, runs.get(i), "child " + i);
+            }
+        }
+    }
+
+    static long fib(JobSystem jobs, int n) {
+        if (n < 2) {
+            return n;
+        }
+        long[] r = new long[2];
+        Counter c = new Counter();
+        jobs.run(() -> r[0] = fib(jobs, n - 1), c);
+        jobs.run(() -> r[1] = fib(jobs, n - 2), c);
+        c.await();
+        return r[0] + r[1];
+    }
+
+    @ParameterizedTest(name = "workers={0}")
+    @ValueSource(ints = {1, 2, 4, 8})
+    void nestedWaitsComputeFib(int workers) {
+        try (JobSystem jobs = system(workers)) {
+            assertEquals(6765L, join(jobs.submit(() -> fib(jobs, 20))));
+        }
+    }
+
+    @ParameterizedTest(name = "workers={0}")
+    @ValueSource(ints = {1, 2, 4, 8})
+    void aWaitingJobFreesItsWorker(int workers) {
+        // Every worker gets a job that waits on a counter only a later job can release. If waiting held the
+        // worker, the releasing job could never run and this would hang.
+        try (JobSystem jobs = system(workers)) {
+            Counter gate = new Counter("gate");
+            gate.add(1);
+            Counter waiters = new Counter("waiters");
+            for (int i = 0; i < workers * 4; i++) {
+                jobs.run(Priority.FRAME, "waiter", gate::await, waiters);
+            }
+            Counter released = new Counter("released");
+            jobs.run(Priority.BACKGROUND, "release", gate::decrement, released);
+            await(released);
+            await(waiters);
+            assertTrue(jobs.stats().waits() > 0, "some waiter parked its fiber");
+        }
+    }
+
+    @ParameterizedTest(name = "workers={0}")
+    @ValueSource(ints = {1, 2, 4})
+    void jobsThatNeverWaitReuseFibers(int workers) {
+        try (JobSystem jobs = system(workers)) {
+            Counter done = new Counter();
+            for (int i = 0; i < 100_000; i++) {
+                jobs.run(() -> { }, done);
+            }
+            await(done);
+            long created = jobs.stats().fibersCreated();
+            assertTrue(created <= workers * 2L, "100k non-waiting jobs made " + created + " fibers");
+        }
+    }
+
+    @ParameterizedTest(name = "workers={0}")
+    @ValueSource(ints = {1, 2, 4})
+    void aFailingJobCompletesItsCounterAndReachesTheWaiter(int workers) {
+        try (JobSystem jobs = system(workers)) {
+            Counter c = new Counter("failing");
+            AtomicInteger ok = new AtomicInteger();
+            for (int i = 0; i < 10; i++) {
+                jobs.run(ok::incrementAndGet, c);
+            }
+            jobs.run(Priority.NORMAL, "broken physics", () -> {
+                throw new IllegalStateException("NaN in rigid body 7");
+            }, c);
+            JobFailedException e = assertThrows(JobFailedException.class, c::await);
+            assertEquals("broken physics", e.jobName());
+            assertInstanceOf(IllegalStateException.class, e.getCause());
+            assertTrue(e.getMessage().contains("broken physics"), e.getMessage());
+            assertEquals(0, c.value());
+            assertEquals(10, ok.get());
+        }
+    }
+
+    @ParameterizedTest(name = "workers={0}")
+    @ValueSource(ints = {1, 2})
+    void checkedExceptionsAndErrorsFailOnlyTheirJob(int workers) {
+        try (JobSystem jobs = system(workers)) {
+            JobHandle<Object> checked = jobs.submit(() -> {
+                throw new java.io.IOException("disk gone");
+            });
+            JobHandle<Object> error = jobs.submit(() -> {
+                throw new AssertionError("invariant");
+            });
+            JobHandle<Integer> deep = jobs.submit(() -> recurse(0));
+            JobHandle<Integer> fine = jobs.submit(() -> 42);
+            assertInstanceOf(java.io.IOException.class,
+                    assertThrows(JobFailedException.class, checked::join).getCause());
+            assertInstanceOf(AssertionError.class, assertThrows(JobFailedException.class, error::join).getCause());
+            assertInstanceOf(StackOverflowError.class, assertThrows(JobFailedException.class, deep::join).getCause());
+            assertEquals(42, join(fine));
+            // The system still works after a stack overflow on one of its fibers.
+            assertEquals(6765L, join(jobs.submit(() -> fib(jobs, 20))));
+        }
+    }
+
+    private static int recurse(int depth) {
+        return recurse(depth + 1) + 1;
+    }
+
+    @ParameterizedTest(name = "workers={0}")
+    @ValueSource(ints = {1, 2})
+    void deepRecursionIsSafeOnTheLargeWorkerStack(int workers) {
+        try (JobSystem jobs = system(workers)) {
+            // 200k frames would overflow a default 1 MiB thread stack; the 64 MiB worker stack holds it.
+            assertEquals(200_000, join(jobs.submit(() -> depth(200_000))));
+        }
+    }
+
+    private static int depth(int n) {
+        return n == 0 ? 0 : depth(n - 1) + 1;
+    }
+
+    @ParameterizedTest(name = "workers={0}")
+    @ValueSource(ints = {1, 2, 4})
+    void threadLocalsDoNotLeakBetweenJobsOnAReusedFiber(int workers) {
+        ThreadLocal<String> local = new ThreadLocal<>();
+        InheritableThreadLocal<String> inheritable = new InheritableThreadLocal<>();
+        try (JobSystem jobs = system(workers)) {
+            Counter done = new Counter();
+            AtomicInteger leaks = new AtomicInteger();
+            for (int i = 0; i < 5_000; i++) {
+                String mine = "job" + i;
+                jobs.run(() -> {
+                    if (local.get() != null || inheritable.get() != null) {
+                        leaks.incrementAndGet();
+                    }
+                    local.set(mine);
+                    inheritable.set(mine);
+                }, done);
+            }
+            await(done);
+            assertEquals(0, leaks.get(), "jobs saw another job's ThreadLocal");
+            // A nested (inline-run) dependency sees none of its parent's values, and the parent keeps them.
+            String seen = join(jobs.submit(() -> {
+                local.set("parent");
+                AtomicReference<String> inner = new AtomicReference<>("unset");
+                Counter c = new Counter();
+                jobs.run(() -> inner.set(String.valueOf(local.get())), c);
+                c.await();
+                return inner.get() + "/" + local.get();
+            }));
+            assertEquals("null/parent", seen);
+        }
+    }
+
+    @ParameterizedTest(name = "workers={0}")
+    @ValueSource(ints = {1, 2, 4})
+    void awaitAtANonZeroTarget(int workers) {
+        try (JobSystem jobs = system(workers)) {
+            Counter c = new Counter("ten");
+            c.add(10);
+            JobHandle<Long> waiter = jobs.submit(() -> {
+                c.await(3);
+                return c.value();
+            });
+            for (int i = 0; i < 7; i++) {
+                jobs.run(c::decrement);
+            }
+            assertTrue(join(waiter) <= 3);
+            c.decrement(3);
+            assertEquals(0, c.value());
+        }
+    }
+
+    @ParameterizedTest(name = "workers={0}")
+    @ValueSource(ints = {1, 2})
+    void inlineHelpNeverRunsAnUnrelatedJob(int workers) {
+        try (JobSystem jobs = system(workers)) {
+            AtomicReference<Thread> outerThread = new AtomicReference<>();
+            AtomicReference<Thread> unrelatedThread = new AtomicReference<>();
+            AtomicReference<Thread> dependencyThread = new AtomicReference<>();
+            JobHandle<Void> outer = jobs.submit(() -> {
+                outerThread.set(Thread.currentThread());
+                Counter mine = new Counter("mine");
+                Counter other = new Counter("other");
+                jobs.run(() -> dependencyThread.set(Thread.currentThread()), mine);
+                jobs.run(() -> unrelatedThread.set(Thread.currentThread()), other);  // now at the bottom
+                mine.await();
+                return null;
+            });
+            join(outer);
+            TestSupport.eventually("unrelated job ran", () -> unrelatedThread.get() != null);
+            assertNotSame(outerThread.get(), unrelatedThread.get(),
+                    "the unrelated job must not run on the waiting job's fiber");
+        }
+    }
+
+    @ParameterizedTest(name = "workers={0}")
+    @ValueSource(ints = {1, 2, 4})
+    void inlineHelpRunsTheDependencyOnTheWaitersFiber(int workers) {
+        try (JobSystem jobs = system(workers)) {
+            // With nobody to steal it (one worker) the dependency runs inline: no park at all.
+            if (workers == 1) {
+                JobHandle<Boolean> sameFiber = jobs.submit(() -> {
+                    Thread me = Thread.currentThread();
+                    AtomicReference<Thread> dep = new AtomicReference<>();
+                    Counter c = new Counter();
+                    jobs.run(() -> dep.set(Thread.currentThread()), c);
+                    c.await();
+                    return dep.get() == me;
+                });
+                assertTrue(join(sameFiber));
+                assertEquals(0, jobs.stats().waits());
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "workers={0}")
+    @ValueSource(ints = {1, 2, 4, 8})
+    void parallelForCoversTheRangeOnceWithValidWorkerIndices(int workers) {
+        try (JobSystem jobs = system(workers)) {
+            int n = 100_003;
+            int grain = 97;
+            AtomicIntegerArray seen = new AtomicIntegerArray(n);
+            Set<Integer> indices = ConcurrentHashMap.newKeySet();
+            AtomicInteger tooBig = new AtomicInteger();
+            jobs.parallelFor(0, n, grain, (s, e, w) -> {
+                if (e - s > grain) {
+                    tooBig.incrementAndGet();
+                }
+                indices.add(w);
+                for (int i = s; i < e; i++) {
+                    seen.incrementAndGet(i);
+                }
+            });
+            for (int i = 0; i < n; i++) {
+                assertEquals(1, seen.get(i), "element " + i);
+            }
+            assertEquals(0, tooBig.get(), "a range larger than the grain");
+            for (int w : indices) {
+                assertTrue(w >= 0 && w < workers, "worker index " + w);
+            }
+            // From inside a job, and with an async counter.
+            Counter c = new Counter();
+            AtomicInteger sum = new AtomicInteger();
+            jobs.run(() -> jobs.parallelFor(Priority.FRAME, 0, 1000, 10, (s, e, w) -> sum.addAndGet(e - s), c));
+            TestSupport.eventually("async parallelFor", () -> sum.get() == 1000 && c.isDone());
+        }
+    }
+
+    @ParameterizedTest(name = "workers={0}")
+    @ValueSource(ints = {1})
+    void higherPrioritiesRunFirst(int workers) {
+        try (JobSystem jobs = system(workers)) {
+            Counter gate = new Counter("gate");
+            gate.add(1);
+            Counter blockerStarted = new Counter();
+            blockerStarted.add(1);
+            List<Priority> order = Collections.synchronizedList(new ArrayList<>());
+            Counter done = new Counter();
+            // Block the only worker without parking: a busy loop on the gate.
+            jobs.run(Priority.NORMAL, "blocker", () -> {
+                blockerStarted.decrement();
+                while (gate.value() > 0) {
+                    Thread.onSpinWait();
+                }
+            }, done);
+            await(blockerStarted);
+            for (int i = 0; i < 5; i++) {
+                jobs.run(Priority.BACKGROUND, "bg", () -> order.add(Priority.BACKGROUND), done);
+                jobs.run(Priority.NORMAL, "normal", () -> order.add(Priority.NORMAL), done);
+                jobs.run(Priority.FRAME, "frame", () -> order.add(Priority.FRAME), done);
+            }
+            gate.decrement();
+            await(done);
+            List<Priority> sorted = new ArrayList<>(order);
+            Collections.sort(sorted);
+            assertEquals(sorted, order, "jobs ran in priority order");
+        }
+    }
+
+    @ParameterizedTest(name = "workers={0}")
+    @ValueSource(ints = {1, 2})
+    void backgroundWorkIsNotStarvedByEndlessFrameWork(int workers) {
+        try (JobSystem jobs = system(workers)) {
+            AtomicInteger frameJobs = new AtomicInteger();
+            AtomicInteger frameJobsBeforeBackground = new AtomicInteger(-1);
+            Counter background = new Counter("background");
+            Counter frames = new Counter("frames");
+            // Each frame job resubmits itself until the background job has run: without the
+            // starvation bound the background job would never be picked.
+            Job[] frame = new Job[1];
+            frame[0] = () -> {
+                frameJobs.incrementAndGet();
+                if (background.value() > 0 && frameJobs.get() < 1_000_000) {
+                    jobs.run(Priority.FRAME, "frame", frame[0], frames);
+                }
+            };
+            jobs.run(Priority.FRAME, "frame", () -> {
+                jobs.run(Priority.BACKGROUND, "bg", () -> frameJobsBeforeBackground.set(frameJobs.get()), background);
+                for (int i = 0; i < 4; i++) {
+                    jobs.run(Priority.FRAME, "frame", frame[0], frames);
+                }
+            }, frames);
+            await(background);
+            await(frames);
+            int before = frameJobsBeforeBackground.get();
+            assertTrue(before >= 0 && before <= JobSystem.STARVATION_INTERVAL * 2 * workers + 8,
+                    "background job waited for " + before + " frame jobs");
+        }
+    }
+
+    @ParameterizedTest(name = "workers={0}")
+    @ValueSource(ints = {1})
+    void resumedFibersGoBeforeNewJobsOfTheSamePriority(int workers) {
+        try (JobSystem jobs = system(workers)) {
+            List<String> order = Collections.synchronizedList(new ArrayList<>());
+            Counter c = new Counter("c");
+            c.add(1);
+            Counter done = new Counter();
+            jobs.run(Priority.NORMAL, "waiter", () -> {
+                c.await();
+                order.add("resumed");
+            }, done);
+            TestSupport.eventually("the waiter parked", () -> jobs.stats().fibersParked() == 1);
+            jobs.run(Priority.NORMAL, "releaser", () -> {
+                jobs.run(Priority.NORMAL, "new", () -> order.add("new"), done);
+                c.decrement();                  // the waiter becomes ready after "new" was queued
+            }, done);
+            await(done);
+            assertEquals(List.of("resumed", "new"), order);
+        }
+    }
+
+    @ParameterizedTest(name = "workers={0}")
+    @ValueSource(ints = {1, 2})
+    void aBoundedPoolThatRunsDryFailsWaitingJobsInsteadOfHanging(int workers) {
+        try (JobSystem jobs = JobSystem.builder().workers(workers)
+                .fiberPool(FiberPoolPolicy.bounded(2, java.time.Duration.ofMillis(200))).build()) {
+            // Two jobs each wait on a gate that only a third job would open: with two fibers, the third
+            // can never start. It must fail with FiberPoolExhaustedException, not hang.
+            Counter gate = new Counter("gate");
+            gate.add(1);
+            Counter waiters = new Counter("waiters");
+            jobs.run(Priority.NORMAL, "waiter1", gate::await, waiters);
+            jobs.run(Priority.NORMAL, "waiter2", gate::await, waiters);
+            TestSupport.eventually("both waiters parked", () -> jobs.stats().fibersParked() == 2);
+            JobHandle<Object> opener = jobs.submit(Priority.NORMAL, "opener", () -> {
+                gate.decrement();
+                return null;
+            });
+            JobFailedException e = assertThrows(JobFailedException.class, () -> join(opener));
+            assertInstanceOf(FiberPoolExhaustedException.class, e.getCause());
+            assertTrue(e.getCause().getMessage().contains("FiberPoolPolicy"), e.getCause().getMessage());
+            gate.decrement();                   // open it from outside so the waiters finish
+            await(waiters);
+            assertTrue(jobs.stats().fibersCreated() <= 2);
+        }
+    }
+
+    @ParameterizedTest(name = "workers={0}")
+    @ValueSource(ints = {1, 2, 4})
+    void closeRetiresEveryFiberAndWorker(int workers) {
+        JobSystem jobs = system(workers);
+        Counter done = new Counter();
+        for (int i = 0; i < 1000; i++) {
+            jobs.run(() -> fib(jobs, 10), done);
+        }
+        await(done);
+        closeWithin(jobs);
+        assertTrue(jobs.isTerminated());
+        JobSystemStats s = jobs.stats();
+        assertEquals(0, s.fibersAlive(), "fibers left alive after close");
+        assertEquals(0, s.fibersParked());
+        for (Worker w : jobs.schedulerForTests().workers) {
+            TestSupport.eventually("worker thread ends", () -> !w.thread.isAlive());
+        }
+    }
+
+    @ParameterizedTest(name = "workers={0}")
+    @ValueSource(ints = {1, 2})
+    void statisticsAddUpAfterADrain(int workers) {
+        JobSystem jobs = system(workers);
+        Counter done = new Counter();
+        int n = 20_000;
+        for (int i = 0; i < n; i++) {
+            jobs.run(() -> { }, done);
+        }
+        await(done);
+        closeWithin(jobs);
+        assertEquals(n, jobs.stats().jobsRun());
+        assertEquals(0, jobs.stats().jobsCancelled());
+    }
+
+    @ParameterizedTest(name = "workers={0}")
+    @ValueSource(ints = {2})
+    void virtualThreadsStartedInsideJobsRunOnWeftWorkers(int workers) {
+        try (JobSystem jobs = system(workers)) {
+            String carrier = join(jobs.submit(() -> {
+                AtomicReference<String> seen = new AtomicReference<>();
+                Thread t = Thread.ofVirtual().start(() ->
+                        seen.set(String.valueOf(dev.weft.internal.FiberSupport.currentCarrier().getName())));
+                t.join();
+                return seen.get();
+            }));
+            assertTrue(carrier.startsWith("test2-worker-"), carrier);
+        }
+    }
+
+    @ParameterizedTest(name = "workers={0}")
+    @ValueSource(ints = {1})
+    void emptyCounterAwaitReturnsAtOnceEverywhere(int workers) {
+        try (JobSystem jobs = system(workers)) {
+            Counter c = new Counter();
+            c.await();
+            assertNull(join(jobs.submit(() -> {
+                c.await();
+                return null;
+            })));
+            assertFalse(jobs.isTerminated());
+        }
+    }
+}
