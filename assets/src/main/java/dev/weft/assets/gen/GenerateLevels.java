@@ -1,0 +1,105 @@
+package dev.weft.assets.gen;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Set;
+import java.util.SplittableRandom;
+
+/**
+ * Build-time entry point: writes the {@code demo} and {@code tiny} levels under the directory given as the
+ * first argument (the build passes {@code target/classes/weft/levels}, so the content ships in the assets
+ * jar). Every number below is fixed, so two runs write identical bytes.
+ */
+public final class GenerateLevels {
+    private static final long SEED = 0x5EED_0F_3E4FL;
+
+    private GenerateLevels() {
+    }
+
+    /** {@code GenerateLevels <output dir> [level ...]}: writes the named levels, or all of them. */
+    public static void main(String[] args) throws IOException {
+        if (args.length < 1) {
+            System.err.println("usage: GenerateLevels <output dir, e.g. target/classes/weft/levels> [tiny] [demo]");
+            System.exit(2);
+        }
+        long startNs = System.nanoTime();
+        Path root = Path.of(args[0]);
+        Set<String> wanted = args.length > 1 ? Set.of(Arrays.copyOfRange(args, 1, args.length)) : Set.of("tiny", "demo");
+        for (String level : wanted.stream().sorted().toList()) {
+            String summary = switch (level) {
+                case "tiny" -> tiny(root);
+                case "demo" -> demo(root);
+                default -> throw new IllegalArgumentException("no level '" + level + "'; known: tiny, demo");
+            };
+            System.out.println("[weft-assets] " + summary);
+        }
+        System.out.printf("[weft-assets] generated in %d ms%n", (System.nanoTime() - startNs) / 1_000_000);
+    }
+
+    /** A few small assets, for tests that want a real level without the demo's load time. */
+    static String tiny(Path root) throws IOException {
+        LevelBuilder level = new LevelBuilder(root, "tiny", "tiny: a handful of small assets for fast tests");
+        level.section("textures");
+        level.texture("grass", TextureGenerator.noise(64, SEED + 1, 0x2F5A1E, 0x7FA843, 4, 3));
+        level.texture("checker", TextureGenerator.checker(32, SEED + 2, 4, 0xE0E0E0, 0x303030));
+        level.texture("decal", TextureGenerator.decal(16, SEED + 3, 0xC03020));
+        level.section("meshes");
+        level.mesh("ground", Meshes.terrain(8, 16, 1, SEED + 4));
+        level.mesh("ball", Meshes.sphere(1, 0.5));
+        level.mesh("post", Meshes.pillar(6, 1, 0.25, 2));
+        level.section("derived assets");
+        level.collision("ground_col", "ground");
+        level.collision("post_col", "post");
+        level.section("entities");
+        level.entity("ground", "ground", "grass", "ground_col", 0, 0, 0);
+        level.entity("ball", "ball", "checker", null, 1, 1.5, -1);
+        level.entity("post", "post", "decal", "post_col", -2, 0, 2);
+        return level.finish();
+    }
+
+    /** The demo: a few MB of textures and up to ~100k-triangle meshes, so loading takes visible time. */
+    static String demo(Path root) throws IOException {
+        int terrainQuads = 224;
+        double terrainSizeM = 200, terrainHeightM = 18;
+        long terrainSeed = SEED + 10;
+        LevelBuilder level = new LevelBuilder(root, "demo", "demo: the level the demo game loads");
+        level.section("textures");
+        level.texture("grass", TextureGenerator.noise(2048, SEED + 11, 0x28481A, 0x86B04A, 16, 6));
+        level.texture("stone", TextureGenerator.noise(1024, SEED + 12, 0x4A4845, 0xA8A39A, 8, 6));
+        level.texture("bricks", TextureGenerator.bricks(1024, SEED + 13, 16));
+        level.texture("checker", TextureGenerator.checker(512, SEED + 14, 8, 0xF0F0F0, 0x202020));
+        level.texture("metal", TextureGenerator.noise(512, SEED + 15, 0x6E7378, 0xC8CDD2, 32, 4));
+        level.texture("height", TextureGenerator.heightMap(512, SEED + 16, 8));
+        level.texture("moss", TextureGenerator.decal(256, SEED + 17, 0x3C6E28));
+        level.section("meshes");
+        level.mesh("terrain", Meshes.terrain(terrainQuads, terrainSizeM, terrainHeightM, terrainSeed));
+        level.mesh("sphere", Meshes.sphere(5, 2));
+        level.mesh("torus", Meshes.torus(192, 96, 3, 0.8));
+        level.mesh("rock", Meshes.rock(4, 1.5, SEED + 18));
+        level.mesh("pillar", Meshes.pillar(24, 4, 0.6, 6));
+        level.section("derived assets: built from a mesh by a job once the mesh is parsed");
+        level.collision("terrain_col", "terrain");
+        level.collision("rock_col", "rock");
+        level.collision("pillar_col", "pillar");
+        level.section("entities: name, assets, position x y z in metres");
+        level.entity("ground", "terrain", "grass", "terrain_col", 0, 0, 0);
+        SplittableRandom random = new SplittableRandom(SEED + 19);
+        for (int i = 0; i < 16; i++) {
+            double x = random.nextDouble(-80, 80), z = random.nextDouble(-80, 80);
+            double y = Meshes.terrainHeightAt(x, z, terrainQuads, terrainSizeM, terrainHeightM, terrainSeed);
+            level.entity("rock_" + i, "rock", "stone", "rock_col", x, y, z);
+        }
+        for (int i = 0; i < 8; i++) {
+            double angle = 2 * Math.PI * i / 8, x = 20 * Math.cos(angle), z = 20 * Math.sin(angle);
+            double y = Meshes.terrainHeightAt(x, z, terrainQuads, terrainSizeM, terrainHeightM, terrainSeed);
+            level.entity("pillar_" + i, "pillar", "bricks", "pillar_col", x, y, z);
+        }
+        double centreY = Meshes.terrainHeightAt(0, 0, terrainQuads, terrainSizeM, terrainHeightM, terrainSeed);
+        level.entity("ball", "sphere", "checker", null, 0, centreY + 8, 0);
+        level.entity("ring", "torus", "metal", null, 0, centreY + 8, 0);
+        level.entity("moss_patch", "pillar", "moss", "pillar_col", 6, centreY, 6);
+        return level.finish();
+    }
+
+}
