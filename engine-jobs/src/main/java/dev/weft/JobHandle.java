@@ -144,10 +144,9 @@ public final class JobHandle<T> extends JobNode {
 
     @Override
     void complete(Throwable failure, boolean cancelled) {
-        boolean honouredCancel = failure instanceof JobCancelledException && cancelRequestedOrGroup();
-        this.cancelled = cancelled || honouredCancel;
-        this.failure = honouredCancel ? null : failure;
-        Scheduler.completeCounter(this, counter, this.cancelled ? null : failure);
+        this.cancelled = cancelled;
+        this.failure = failure;
+        Scheduler.completeCounter(this, counter, failure);
         done.decrement();                    // publishes result/failure/cancelled to joiners
         CompletableFuture<T> f = future;
         if (f != null) {
@@ -158,10 +157,6 @@ public final class JobHandle<T> extends JobNode {
     @Override
     String defaultName() {
         return callable.getClass().getName();
-    }
-
-    private boolean cancelRequestedOrGroup() {
-        return isCancellationRequested() || (scheduler != null && scheduler.isStopping());
     }
 
     private void checkNotSelf() {

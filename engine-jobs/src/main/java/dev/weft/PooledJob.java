@@ -7,9 +7,8 @@ package dev.weft;
  * queue by stealing — exclusive with a worker popping it — so starting needs no CAS.
  */
 final class PooledJob extends JobNode {
-    private static final int MAX_FREE_PER_WORKER = 4096;
-
     Job job;
+    Worker home;     // the worker whose free list this node belongs to (null: made outside the workers)
 
     @Override
     boolean tryStart() {
@@ -35,8 +34,8 @@ final class PooledJob extends JobNode {
         group = null;
         name = null;
         resetState();
-        if (w.freeJobs.size() < MAX_FREE_PER_WORKER) {
-            w.freeJobs.push(this);
+        if (home != null) {
+            w.giveBack(this, home, false);
         }
     }
 

@@ -7,13 +7,12 @@ package dev.weft;
  * {@link PooledJob}.
  */
 final class RangeNode extends JobNode {
-    private static final int MAX_FREE_PER_WORKER = 4096;
-
     RangeJob body;
     int start;
     int end;
     int grain;
     Scheduler scheduler;
+    Worker home;     // the worker whose free list this node belongs to (null: made outside the workers)
 
     @Override
     boolean tryStart() {
@@ -47,8 +46,8 @@ final class RangeNode extends JobNode {
         name = null;
         scheduler = null;
         resetState();
-        if (w.freeRanges.size() < MAX_FREE_PER_WORKER) {
-            w.freeRanges.push(this);
+        if (home != null) {
+            w.giveBack(this, home, true);
         }
     }
 

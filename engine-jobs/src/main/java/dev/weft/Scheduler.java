@@ -164,9 +164,10 @@ final class Scheduler {
             throw new NullPointerException("priority is null: use Priority.NORMAL for ordinary jobs");
         }
         Worker w = Worker.current(this);
-        PooledJob j = w != null ? w.freeJobs.poll() : null;
+        PooledJob j = w != null ? (PooledJob) Worker.takeFree(w.freeJobs, w.returnedJobs) : null;
         if (j == null) {
             j = new PooledJob();
+            j.home = w;
         }
         j.job = job;
         j.name = jobName;
@@ -233,9 +234,10 @@ final class Scheduler {
 
     private RangeNode newRange(Worker w, RangeJob body, int start, int end, int grain, Counter counter,
                                int priority, JobGroup group) {
-        RangeNode r = w != null ? w.freeRanges.poll() : null;
+        RangeNode r = w != null ? (RangeNode) Worker.takeFree(w.freeRanges, w.returnedRanges) : null;
         if (r == null) {
             r = new RangeNode();
+            r.home = w;
         }
         r.scheduler = this;
         r.body = body;
@@ -510,8 +512,12 @@ final class Scheduler {
             w.count(Worker.JOBS_RUN);
         }
         job.markDone();
+        // A job that ends by throwing JobCancelledException after being asked to stop honoured the
+        // cancellation: it completes as cancelled, not failed (its counter records no failure).
+        boolean honouredCancel = failure instanceof JobCancelledException
+                && (job.isCancellationRequested() || isStopping());
         try {
-            job.complete(failure, false);
+            job.complete(honouredCancel ? null : failure, honouredCancel);
         } catch (RuntimeException misuse) {
             uncaughtFailureHandler.accept(job.name(), misuse);   // e.g. a counter decremented below zero
         }

@@ -4,6 +4,7 @@ import dev.weft.internal.WorkStealingDeque;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayDeque;
+import org.jctools.queues.MpscArrayQueue;
 
 /**
  * One worker: a platform thread, its deques (one for new jobs and one for ready fibers per priority),
@@ -40,13 +41,19 @@ final class Worker {
     static final int JOBS_CANCELLED = 7;
     static final int STAT_COUNT = 8;
 
+    static final int MAX_FREE_NODES = 4096;
+    private static final int RETURN_CAPACITY = 4096;
+
     final Scheduler scheduler;
     final int index;
     final WorkerThread thread;
     final WorkStealingDeque<JobNode>[] jobs;     // new jobs by priority: owner push/pop, thieves steal
     final WorkStealingDeque<Object>[] ready;     // ready fibers (and foreign continuations) by priority
-    final ArrayDeque<PooledJob> freeJobs = new ArrayDeque<>();
-    final ArrayDeque<RangeNode> freeRanges = new ArrayDeque<>();
+    final ArrayDeque<JobNode> freeJobs = new ArrayDeque<>();      // recycled PooledJobs made here
+    final ArrayDeque<JobNode> freeRanges = new ArrayDeque<>();    // recycled RangeNodes made here
+    // Nodes made here but finished by a thief come home through these (thieves offer, owner drains).
+    final MpscArrayQueue<JobNode> returnedJobs = new MpscArrayQueue<>(RETURN_CAPACITY);
+    final MpscArrayQueue<JobNode> returnedRanges = new MpscArrayQueue<>(RETURN_CAPACITY);
     Fiber mounted;                               // the fiber this carrier runs right now, or null
     Object next;                                 // a fiber or foreign continuation to mount next
     int pollCount;                               // for the starvation bound
@@ -69,6 +76,27 @@ final class Worker {
         }
         this.rng = 0x9E3779B9 * (index + 1);
         this.thread = new WorkerThread(this, name, stackSizeBytes);
+    }
+
+    /** Owner: a recycled node from {@code free}, refilled from {@code returned}; null if none. */
+    static JobNode takeFree(java.util.ArrayDeque<JobNode> free, MpscArrayQueue<JobNode> returned) {
+        JobNode n = free.poll();
+        if (n == null && returned.drain(free::push, 256) > 0) {
+            n = free.poll();
+        }
+        return n;
+    }
+
+    /** Any worker: gives a finished node back to the worker that made it (no allocation next time). */
+    void giveBack(JobNode node, Worker home, boolean range) {
+        if (home == this) {
+            java.util.ArrayDeque<JobNode> free = range ? freeRanges : freeJobs;
+            if (free.size() < MAX_FREE_NODES) {
+                free.push(node);
+            }
+        } else {
+            (range ? home.returnedRanges : home.returnedJobs).relaxedOffer(node);   // full: drop it
+        }
     }
 
     /** The worker whose carrier runs the current thread, if it belongs to {@code s}; else null. */

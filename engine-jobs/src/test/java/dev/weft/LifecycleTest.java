@@ -1,0 +1,448 @@
+package dev.weft;
+
+import static dev.weft.TestSupport.LONG;
+import static dev.weft.TestSupport.await;
+import static dev.weft.TestSupport.closeWithin;
+import static dev.weft.TestSupport.eventually;
+import static dev.weft.TestSupport.join;
+import static dev.weft.TestSupport.system;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Results, cancellation, shutdown, main-thread jobs, locks and misuse. */
+@Timeout(120)
+class LifecycleTest {
+
+    /** Occupies every worker until the returned counter is decremented (busy, not parked). */
+    private static Counter blockAllWorkers(JobSystem jobs) {
+        Counter gate = new Counter("gate");
+        gate.add(1);
+        Counter started = new Counter("started");
+        started.add(jobs.workerCount());
+        for (int i = 0; i < jobs.workerCount(); i++) {
+            jobs.run(Priority.FRAME, "blocker", () -> {
+                started.decrement();
+                while (gate.value() > 0) {
+                    Thread.onSpinWait();
+                }
+            }, null);
+        }
+        await(started);
+        return gate;
+    }
+
+    @ParameterizedTest(name = "workers={0}")
+    @ValueSource(ints = {1, 2})
+    void handlesCarryValuesFailuresAndTimeouts(int workers) throws Exception {
+        try (JobSystem jobs = system(workers)) {
+            assertEquals("hello", join(jobs.submit(() -> "hello")));
+            JobHandle<Object> bad = jobs.submit(Priority.NORMAL, "load texture", () -> {
+                throw new java.io.FileNotFoundException("grass.png");
+            });
+            JobFailedException e = assertThrows(JobFailedException.class, bad::join);
+            assertTrue(e.getMessage().contains("load texture"), e.getMessage());
+            assertTrue(bad.isDone());
+            assertFalse(bad.isCancelled());
+
+            Counter gate = new Counter();
+            gate.add(1);
+            JobHandle<Integer> slow = jobs.submit(() -> {
+                gate.await();
+                return 7;
+            });
+            assertThrows(TimeoutException.class, () -> slow.join(Duration.ofMillis(50)));
+            gate.decrement();
+            assertEquals(7, join(slow));
+
+            CompletableFuture<String> f = jobs.submit(() -> "cf").toCompletableFuture();
+            assertEquals("cf", f.get(LONG.toSeconds(), TimeUnit.SECONDS));
+            CompletableFuture<Object> ff = bad.toCompletableFuture();
+            ExecutionException ee = assertThrows(ExecutionException.class, ff::get);
+            assertInstanceOf(JobFailedException.class, ee.getCause());
+        }
+    }
+
+    @ParameterizedTest(name = "workers={0}")
+    @ValueSource(ints = {1, 2})
+    void aJobCancelledBeforeItStartsNeverRunsButCompletesItsCounter(int workers) {
+        try (JobSystem jobs = system(workers)) {
+            Counter gate = blockAllWorkers(jobs);
+            AtomicInteger ran = new AtomicInteger();
+            Counter c = new Counter("level");
+            JobHandle<Integer> h = jobs.submit(Priority.NORMAL, "stale", () -> ran.incrementAndGet(), c);
+            assertTrue(h.cancel());
+            assertTrue(h.isCancelled());
+            assertTrue(c.isDone(), "the counter was decremented by the cancellation");
+            gate.decrement();
+            assertThrows(JobCancelledException.class, h::join);
+            closeWithin(jobs);
+            assertEquals(0, ran.get());
+        }
+    }
+
+    @ParameterizedTest(name = "workers={0}")
+    @ValueSource(ints = {1, 2, 4})
+    void cancelRacingStartRunsOrCancelsExactlyOnce(int workers) {
+        try (JobSystem jobs = system(workers)) {
+            int n = TestSupport.FULL ? 200_000 : 20_000;
+            AtomicIntegerArray ran = new AtomicIntegerArray(n);
+            Counter all = new Counter("all");
+            JobHandle<?>[] hs = new JobHandle<?>[n];
+            for (int i = 0; i < n; i++) {
+                int id = i;
+                hs[i] = jobs.submit(Priority.NORMAL, "j", () -> ran.incrementAndGet(id), all);
+                if ((i & 1) == 0) {
+                    hs[i / 2].cancel();          // cancel an older one while workers may be starting it
+                }
+            }
+            await(all);
+            int cancelled = 0;
+            for (int i = 0; i < n; i++) {
+                boolean c = hs[i].isCancelled();
+                int r = ran.get(i);
+                assertTrue(hs[i].isDone());
+                assertTrue((c && r == 0) || (!c && r == 1), "job " + i + ": cancelled=" + c + " ran=" + r);
+                cancelled += c ? 1 : 0;
+            }
+            assertEquals(0, all.value());
+            System.out.printf("cancel vs start: %d jobs, %d cancelled, %d ran%n", n, cancelled, n - cancelled);
+        }
+    }
+
+    @ParameterizedTest(name = "workers={0}")
+    @ValueSource(ints = {1, 2})
+    void aRunningJobSeesCancellationAndAParkedOneIsWoken(int workers) {
+        try (JobSystem jobs = system(workers)) {
+            Counter started = new Counter();
+            started.add(1);
+            JobHandle<Integer> polling = jobs.submit(() -> {
+                started.decrement();
+                int spins = 0;
+                while (!Jobs.isCancelled()) {
+                    spins++;
+                    Thread.onSpinWait();
+                }
+                Jobs.checkCancelled();
+                return spins;
+            });
+            await(started);
+            assertFalse(polling.cancel(), "already running: cancel asks, it cannot prevent");
+            assertThrows(JobCancelledException.class, polling::join);
+            assertTrue(polling.isCancelled(), "ended by honouring the cancellation");
+
+            Counter never = new Counter("never");
+            never.add(1);
+            JobHandle<Object> parked = jobs.submit(() -> {
+                never.await();
+                return null;
+            });
+            eventually("parked", () -> jobs.stats().fibersParked() == 1);
+            parked.cancel();
+            JobCancelledException e = assertThrows(JobCancelledException.class, parked::join);
+            assertTrue(parked.isCancelled(), e.getMessage());
+            assertEquals(1, never.value(), "the counter it waited on is untouched");
+        }
+    }
+
+    @ParameterizedTest(name = "workers={0}")
+    @ValueSource(ints = {1, 2})
+    void cancellingAGroupCancelsItsQueuedRunningAndParkedJobsAndTheirChildren(int workers) {
+        try (JobSystem jobs = system(workers)) {
+            JobGroup level = jobs.newGroup("level 3");
+            Counter gate = blockAllWorkers(jobs);
+            AtomicInteger ran = new AtomicInteger();
+            Counter queued = new Counter("queued");
+            for (int i = 0; i < 100; i++) {
+                level.run(Priority.BACKGROUND, "stream chunk", ran::incrementAndGet, queued);
+            }
+            level.cancel();
+            gate.decrement();
+            await(queued);
+            assertEquals(0, ran.get(), "no queued job of a cancelled group runs");
+
+            JobGroup level4 = jobs.newGroup("level 4");
+            Counter never = new Counter();
+            never.add(1);
+            Counter childRan = new Counter();
+            JobHandle<Object> parent = level4.submit(() -> {
+                jobs.run(() -> never.await(), childRan);        // the child inherits the group
+                never.await();
+                return null;
+            });
+            eventually("both parked", () -> jobs.stats().fibersParked() == 2);
+            level4.cancel();
+            assertThrows(JobCancelledException.class, parent::join);
+            await(childRan);                                   // the child was woken too
+            assertTrue(level4.isCancelled());
+            AtomicInteger late = new AtomicInteger();
+            Counter lateC = new Counter();
+            level4.run(Priority.NORMAL, "late", late::incrementAndGet, lateC);
+            await(lateC);
+            assertEquals(0, late.get(), "a job submitted to a cancelled group is cancelled at once");
+        }
+    }
+
+    @ParameterizedTest(name = "workers={0}")
+    @ValueSource(ints = {1, 2, 4})
+    void closeRunsEverythingSubmittedIncludingWhatJobsSubmit(int workers) {
+        JobSystem jobs = system(workers);
+        AtomicInteger ran = new AtomicInteger();
+        for (int i = 0; i < 1000; i++) {
+            jobs.run(() -> {
+                ran.incrementAndGet();
+                TestSupport.sleepMillis(0);
+                jobs.run(() -> {
+                    ran.incrementAndGet();
+                    jobs.run(ran::incrementAndGet);            // grandchildren, submitted while closing
+                });
+            });
+        }
+        jobs.close();
+        assertTrue(jobs.isTerminated());
+        assertEquals(3000, ran.get());
+        RejectedExecutionException e = assertThrows(RejectedExecutionException.class, () -> jobs.run(() -> { }));
+        assertTrue(e.getMessage().contains("terminated"), e.getMessage());
+        assertThrows(RejectedExecutionException.class, () -> jobs.submit(() -> 1));
+    }
+
+    @Test
+    void submittingFromOutsideWhileClosingIsRefusedWithAClearMessage() throws Exception {
+        JobSystem jobs = system(2);
+        Counter gate = blockAllWorkers(jobs);
+        jobs.shutdown();
+        RejectedExecutionException e = assertThrows(RejectedExecutionException.class, () -> jobs.run(() -> { }));
+        assertTrue(e.getMessage().contains("closing"), e.getMessage());
+        assertFalse(jobs.awaitTermination(Duration.ofMillis(50)), "blockers still run");
+        gate.decrement();
+        assertTrue(jobs.awaitTermination(LONG));
+    }
+
+    @ParameterizedTest(name = "workers={0}")
+    @ValueSource(ints = {1, 2, 4})
+    void shutdownNowUnderLoadAccountsForEveryJob(int workers) throws Exception {
+        JobSystem jobs = system(workers);
+        AtomicLong ran = new AtomicLong();
+        AtomicLong submitted = new AtomicLong();
+        AtomicLong refused = new AtomicLong();
+        Counter never = new Counter("never");
+        never.add(1);
+        int parkers = 8;
+        for (int i = 0; i < parkers; i++) {
+            submitted.incrementAndGet();
+            jobs.run(() -> {
+                ran.incrementAndGet();
+                never.await();
+            });
+        }
+        // A producer inside the system keeps submitting until it is refused.
+        submitted.incrementAndGet();
+        jobs.run(() -> {
+            ran.incrementAndGet();
+            try {
+                for (long i = 0; ; i++) {      // at most ~4k queued at a time: load, not a flood
+                    if (i % 4096 == 4095) {
+                        Counter batch = new Counter("batch");
+                        jobs.run(() -> { }, batch);
+                        submitted.incrementAndGet();
+                        batch.await();
+                        ran.incrementAndGet();
+                    }
+                    jobs.run(ran::incrementAndGet);
+                    submitted.incrementAndGet();
+                }
+            } catch (RejectedExecutionException | JobCancelledException expected) {
+                refused.incrementAndGet();
+            }
+        });
+        for (int i = 0; i < 20_000; i++) {
+            submitted.incrementAndGet();
+            jobs.run(ran::incrementAndGet);
+        }
+        TestSupport.sleepMillis(20);           // let the load build up; parkers may or may not have started
+        List<JobInfo> neverRan = jobs.shutdownNow();
+        assertTrue(jobs.awaitTermination(LONG), "terminates: parked jobs were woken by cancellation");
+        JobSystemStats s = jobs.stats();
+        assertEquals(submitted.get(), ran.get() + s.jobsCancelled(),
+                "submitted = ran + reported cancelled (" + neverRan.size() + " returned by shutdownNow)");
+        assertTrue(neverRan.size() <= s.jobsCancelled());
+        assertEquals(1, refused.get(), "the producer was refused once");
+        assertEquals(0, s.fibersAlive());
+        assertThrows(RejectedExecutionException.class, () -> jobs.run(() -> { }));
+    }
+
+    @ParameterizedTest(name = "workers={0}")
+    @ValueSource(ints = {1, 2})
+    void aJobBlockedOnALockDoesNotStallItsWorker(int workers) {
+        // JDK 25: ReentrantLock and synchronized park a virtual thread, not its carrier.
+        try (JobSystem jobs = system(workers)) {
+            ReentrantLock lock = new ReentrantLock();
+            Object monitor = new Object();
+            Counter holderMayRelease = new Counter("release");
+            holderMayRelease.add(1);
+            Counter holding = new Counter("holding");
+            holding.add(2);
+            Counter done = new Counter("done");
+            jobs.run(Priority.NORMAL, "holder", () -> {
+                lock.lock();
+                try {
+                    synchronized (monitor) {
+                        holding.decrement(2);
+                        holderMayRelease.await();               // parks while holding both
+                    }
+                } finally {
+                    lock.unlock();
+                }
+            }, done);
+            await(holding);
+            AtomicInteger contenders = new AtomicInteger();
+            for (int i = 0; i < workers * 3; i++) {
+                jobs.run(Priority.NORMAL, "lock contender", () -> {
+                    lock.lock();
+                    try {
+                        contenders.incrementAndGet();
+                    } finally {
+                        lock.unlock();
+                    }
+                }, done);
+                jobs.run(Priority.NORMAL, "monitor contender", () -> {
+                    synchronized (monitor) {
+                        contenders.incrementAndGet();
+                    }
+                }, done);
+            }
+            // Every worker may now hold a blocked contender; the releaser must still get a worker.
+            Counter released = new Counter();
+            jobs.run(Priority.NORMAL, "releaser", holderMayRelease::decrement, released);
+            await(released);
+            await(done);
+            assertEquals(workers * 6, contenders.get());
+        }
+    }
+
+    @Test
+    void mainThreadJobsRunOnTheMainThreadAndAFiberWaitsForThem() {
+        try (JobSystem jobs = system(2)) {
+            jobs.bindMainThread();
+            Thread main = Thread.currentThread();
+            JobHandle<String> pipeline = jobs.submit(() -> {
+                byte[] decoded = {1, 2, 3};                                 // "decode on a worker"
+                JobHandle<Thread> upload = jobs.onMainThread("upload", () -> Thread.currentThread());
+                Thread uploader = upload.join();                            // parks this fiber
+                return (uploader == main) + "/" + decoded.length + "/" + Jobs.inFiber();   // "continue"
+            });
+            // The game loop: drain main-thread jobs each "frame" until the pipeline is done.
+            while (!pipeline.isDone()) {
+                jobs.runMainThreadJobs(1_000_000);
+                Thread.onSpinWait();
+            }
+            assertEquals("true/3/true", join(pipeline));
+        }
+    }
+
+    @Test
+    void theMainThreadWaitingOnWorkThatNeedsTheMainThreadDoesNotDeadlock() {
+        try (JobSystem jobs = system(1)) {
+            jobs.bindMainThread();
+            // The worker job needs a main-thread upload; the main thread blocks on the worker job.
+            JobHandle<Integer> h = jobs.submit(() -> jobs.onMainThread(() -> 41).join() + 1);
+            assertEquals(42, join(h), "the main thread ran the upload while it waited");
+            JobHandle<Integer> direct = jobs.onMainThread(() -> 5);
+            assertEquals(5, join(direct), "joining a main-thread job on the main thread runs it");
+        }
+    }
+
+    @Test
+    void mainThreadBudgetIsRespectedAndTheMailboxWakesOnlyASleepingOwner() {
+        try (JobSystem jobs = system(2)) {
+            jobs.bindMainThread();
+            for (int i = 0; i < 100; i++) {
+                jobs.onMainThread(() -> {
+                    TestSupport.sleepMillis(1);
+                    return null;
+                });
+            }
+            int ran = jobs.runMainThreadJobs(5_000_000);                   // 5 ms budget, 1 ms jobs
+            assertTrue(ran >= 1 && ran < 100, "ran " + ran + " of 100 within a 5 ms budget");
+            int total = ran;
+            while (total < 100) {
+                total += jobs.runMainThreadJobs(Long.MAX_VALUE);
+            }
+            assertEquals(100, total);
+        }
+    }
+
+    @Test
+    void misuseGetsAClearException() {
+        try (JobSystem jobs = system(1)) {
+            NullPointerException npe = assertThrows(NullPointerException.class, () -> jobs.run(null));
+            assertTrue(npe.getMessage().contains("job is null"), npe.getMessage());
+            assertThrows(NullPointerException.class, () -> jobs.submit(null));
+            Counter c = new Counter("frame");
+            IllegalStateException below = assertThrows(IllegalStateException.class, c::decrement);
+            assertTrue(below.getMessage().contains("below zero") && below.getMessage().contains("frame"),
+                    below.getMessage());
+            assertEquals(0, c.value(), "the bad decrement was undone");
+            IllegalStateException outside = assertThrows(IllegalStateException.class, Jobs::workerIndex);
+            assertTrue(outside.getMessage().contains("only inside a job"), outside.getMessage());
+            assertFalse(Jobs.inFiber());
+            assertFalse(Jobs.isCancelled());
+            JobHandle<?>[] self = new JobHandle<?>[1];
+            Counter ready = new Counter();
+            ready.add(1);
+            self[0] = jobs.submit(() -> {
+                ready.await();
+                return self[0].join();
+            });
+            ready.decrement();
+            JobFailedException e = assertThrows(JobFailedException.class, () -> join(self[0]));
+            assertInstanceOf(IllegalStateException.class, e.getCause());
+            assertTrue(e.getCause().getMessage().contains("joins its own handle"), e.getCause().getMessage());
+            assertThrows(IllegalArgumentException.class, () -> jobs.parallelFor(0, 10, 0, (s, en, w) -> { }));
+            assertThrows(IllegalArgumentException.class, () -> JobSystem.builder().workers(0));
+            Thread other = new Thread(() -> {
+                IllegalStateException wrongThread = assertThrows(IllegalStateException.class,
+                        () -> jobs.runMainThreadJobs(1));
+                assertTrue(wrongThread.getMessage().contains("main-thread jobs"), wrongThread.getMessage());
+            });
+            jobs.bindMainThread();
+            other.start();
+            try {
+                other.join();
+            } catch (InterruptedException ex) {
+                throw new AssertionError(ex);
+            }
+        }
+    }
+
+    @Test
+    void failuresOfJobsNobodyWaitsForReachTheUncaughtHandler() {
+        java.util.List<String> seen = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        try (JobSystem jobs = JobSystem.builder().workers(1)
+                .onUncaughtFailure((job, t) -> seen.add(job + ": " + t.getMessage())).build()) {
+            jobs.run(Priority.NORMAL, "orphan", () -> {
+                throw new IllegalStateException("boom");
+            }, null);
+            eventually("reported", () -> !seen.isEmpty());
+            assertEquals(List.of("orphan: boom"), seen);
+        }
+    }
+}

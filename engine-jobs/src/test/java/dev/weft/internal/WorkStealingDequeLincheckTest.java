@@ -1,0 +1,68 @@
+package dev.weft.internal;
+
+import org.jetbrains.lincheck.datastructures.IntGen;
+import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
+import org.jetbrains.lincheck.datastructures.Operation;
+import org.jetbrains.lincheck.datastructures.Param;
+import org.jetbrains.lincheck.datastructures.StressOptions;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Linearizability of {@link WorkStealingDeque} against itself run sequentially (a plain deque: push and
+ * pop at the bottom, steal at the top), by Lincheck model checking and by a stress run side by side.
+ * Owner operations share one thread ({@code nonParallelGroup = "owner"}); steals run on every thread.
+ * Capacity 2, so scenarios grow the ring while thieves read it.
+ *
+ * <p>{@code steal} may return null when it lost the top CAS to another taker although elements remain:
+ * that is its contract, not linearizable as a plain deque's steal. The operation here therefore retries
+ * until it gets an element or the deque reads empty. A steal that failed with no competing taker would
+ * spin here forever, which Lincheck reports as a hang, so the retry hides nothing.
+ */
+@Param(name = "e", gen = IntGen.class, conf = "1:9")
+public class WorkStealingDequeLincheckTest {
+    private final WorkStealingDeque<Integer> deque = new WorkStealingDeque<>(2);
+
+    @Operation(nonParallelGroup = "owner")
+    public void push(@Param(name = "e") int e) {
+        deque.push(e);
+    }
+
+    @Operation(nonParallelGroup = "owner")
+    public Integer pop() {
+        return deque.pop();
+    }
+
+    @Operation
+    public Integer steal() {
+        for (;;) {
+            Integer e = deque.steal();
+            if (e != null || deque.isEmpty()) {
+                return e;
+            }
+        }
+    }
+
+    @Test
+    void modelChecking() {
+        new ModelCheckingOptions()
+                .iterations(LincheckBudget.iterations(50))
+                .invocationsPerIteration(LincheckBudget.invocations(1_000))
+                .threads(3)
+                .actorsPerThread(3)
+                .actorsBefore(2)
+                .actorsAfter(2)
+                .check(getClass());
+    }
+
+    @Test
+    void stress() {
+        new StressOptions()
+                .iterations(LincheckBudget.iterations(50))
+                .invocationsPerIteration(LincheckBudget.invocations(5_000))
+                .threads(3)
+                .actorsPerThread(3)
+                .actorsBefore(2)
+                .actorsAfter(2)
+                .check(getClass());
+    }
+}
