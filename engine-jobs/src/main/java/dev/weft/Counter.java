@@ -47,7 +47,8 @@ public final class Counter {
     private final String name;
     private volatile long value;                          // getAndAdd by add/decrement; read volatile
     private volatile WaitNode waiters;                    // Treiber stack: CAS push, getAndSet take-all
-    private volatile long maxWaitTarget = Long.MIN_VALUE; // largest target ever registered; CAS-max, never lowered
+    private volatile long maxWaitTarget;                  // >= every registered target; CAS-max, never lowered
+                                                          // (starts at 0 without a fence: targets are >= 0)
     private volatile JobFailedException failure;          // first failure; CAS from null
 
     /** A counter at zero. */
@@ -122,6 +123,7 @@ public final class Counter {
      * @throws JobCancelledException if the waiting job is cancelled while it waits
      */
     public void await(long target) {
+        checkTarget(target);
         if (value > target) {
             awaitSlow(target, -1L);
         }
@@ -139,12 +141,20 @@ public final class Counter {
 
     /** Waits at most {@code timeout} for the value to reach {@code target}; false on timeout. */
     public boolean await(long target, Duration timeout) {
+        checkTarget(target);
         long nanos = Math.max(0L, timeout.toNanos());
         boolean reached = value <= target || awaitSlow(target, nanos);
         if (reached) {
             throwIfFailed();
         }
         return reached;
+    }
+
+    private void checkTarget(long target) {
+        if (target < 0) {
+            throw new IllegalArgumentException("await(" + target + ") on counter '" + name() + "' would wait "
+                    + "forever: a counter never goes below zero; wait for a target >= 0");
+        }
     }
 
     /** The first failure of a job of this counter, or null. */

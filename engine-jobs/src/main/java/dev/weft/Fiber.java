@@ -165,14 +165,19 @@ final class Fiber implements Executor, Runnable {
     private Throwable runBody(JobNode job) {
         currentJob = job;
         readyPriority = job.priority;
-        job.runner = this;
+        boolean cancellable = job instanceof JobHandle;   // only handles can be cancelled while running
+        if (cancellable) {
+            job.setRunner(this);
+        }
         try {
             job.execute();
             return null;
         } catch (Throwable t) {
             return t;
         } finally {
-            job.runner = null;
+            if (cancellable) {
+                job.setRunner(null);
+            }
             currentJob = null;
         }
     }

@@ -105,8 +105,8 @@ public final class JobHandle<T> extends JobNode {
             return true;
         }
         if (state() == RUNNING) {
-            cancelRequested = true;          // volatile write, then read the runner's wait: see Fiber.beginWait
-            Fiber f = runner;
+            requestCancel();                 // volatile write, then read the runner's wait: see Fiber.beginWait
+            Fiber f = runner();
             if (f != null) {
                 f.cancelWait();
             }

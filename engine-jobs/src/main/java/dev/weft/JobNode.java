@@ -20,18 +20,25 @@ abstract class JobNode {
     static final int CANCELLED = 3;
 
     private static final VarHandle STATE;
+    private static final VarHandle CANCEL_REQUESTED;
+    private static final VarHandle RUNNER;
 
     static {
         try {
-            STATE = MethodHandles.lookup().findVarHandle(JobNode.class, "state", int.class);
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            STATE = l.findVarHandle(JobNode.class, "state", int.class);
+            CANCEL_REQUESTED = l.findVarHandle(JobNode.class, "cancelRequested", boolean.class);
+            RUNNER = l.findVarHandle(JobNode.class, "runner", Fiber.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
-    private volatile int state;          // NEW/RUNNING/DONE/CANCELLED; CAS only, see class comment
-    volatile boolean cancelRequested;    // set by cancel() while RUNNING; the job polls it
-    volatile Fiber runner;               // the fiber running this job (RUNNING only), for waking its wait
+    // The hot path writes these without fences: a recycled node is private to its worker until the
+    // release store of a deque push publishes it again.
+    private volatile int state;          // NEW/RUNNING/DONE/CANCELLED; CAS to leave NEW, see class comment
+    private boolean cancelRequested;     // volatile write by cancel() while RUNNING; volatile read by the job
+    private Fiber runner;                // release store at start (handles only); acquire read by cancel()
     Counter counter;                     // decremented once when the job ends; written before publication
     JobGroup group;                      // cancellation scope, inherited from the submitting job
     int priority;                        // Priority ordinal
@@ -53,8 +60,20 @@ abstract class JobNode {
 
     final void resetState() {
         STATE.setOpaque(this, NEW);
-        cancelRequested = false;
-        runner = null;
+        CANCEL_REQUESTED.setOpaque(this, false);
+    }
+
+    /** Asks a running job to stop (volatile: ordered before the canceller reads the runner's wait). */
+    final void requestCancel() {
+        CANCEL_REQUESTED.setVolatile(this, true);
+    }
+
+    final void setRunner(Fiber f) {
+        RUNNER.setRelease(this, f);
+    }
+
+    final Fiber runner() {
+        return (Fiber) RUNNER.getAcquire(this);
     }
 
     final int state() {
@@ -87,6 +106,6 @@ abstract class JobNode {
     /** True if the job's own cancel, its group's, or the system's shutdownNow asks it to stop. */
     final boolean isCancellationRequested() {
         JobGroup g = group;
-        return cancelRequested || (g != null && g.isCancelled());
+        return (boolean) CANCEL_REQUESTED.getVolatile(this) || (g != null && g.isCancelled());
     }
 }

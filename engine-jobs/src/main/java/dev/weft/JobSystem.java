@@ -83,6 +83,19 @@ public final class JobSystem implements AutoCloseable {
         scheduler.run(priority, name, job, counter, null);
     }
 
+    /**
+     * Runs a batch of jobs that share {@code counter}: the counter goes up by the batch size once, and
+     * at most one sleeping worker is woken for the whole batch.
+     *
+     * <pre>{@code
+     * jobs.runAll(Priority.FRAME, animated, () -> animate(a), () -> animate(b), () -> animate(c));
+     * animated.await();
+     * }</pre>
+     */
+    public void runAll(Priority priority, Counter counter, Job... jobs) {
+        scheduler.runBatch(priority, counter, jobs);
+    }
+
     /** Submits a value-returning job at NORMAL priority. */
     public <T> JobHandle<T> submit(Callable<T> callable) {
         return scheduler.submit(Priority.NORMAL, null, callable, null, null);

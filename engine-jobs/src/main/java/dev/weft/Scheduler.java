@@ -177,6 +177,49 @@ final class Scheduler {
         submit(j, w);
     }
 
+    /** Submits several jobs with one counter: one atomic add for the batch, one wake-up at most. */
+    void runBatch(Priority priority, Counter counter, Job[] batch) {
+        if (priority == null || batch == null) {
+            throw new NullPointerException("priority and jobs must not be null");
+        }
+        for (Job job : batch) {
+            if (job == null) {
+                throw new NullPointerException("a job in the batch is null (none of the batch was submitted)");
+            }
+        }
+        Worker w = Worker.current(this);
+        if (w == null || runState >= STOPPING) {
+            for (Job job : batch) {
+                run(priority, null, job, counter, null);    // the outside path admits each job
+            }
+            return;
+        }
+        if (counter != null) {
+            counter.add(batch.length);
+        }
+        JobGroup group = inheritedGroup(w);
+        boolean wasEmpty = false;
+        for (Job job : batch) {
+            PooledJob j = (PooledJob) Worker.takeFree(w.freeJobs, w.returnedJobs);
+            if (j == null) {
+                j = new PooledJob();
+                j.home = w;
+            }
+            j.job = job;
+            j.priority = priority.ordinal();
+            j.counter = counter;
+            j.group = group;
+            if (group != null && group.isCancelled()) {
+                cancelledBeforeStart(this, j);
+                continue;
+            }
+            wasEmpty |= w.jobs[j.priority].push(j);
+        }
+        if (wasEmpty && workers.length > 1) {
+            signalWork();
+        }
+    }
+
     <T> JobHandle<T> submit(Priority priority, String jobName, Callable<T> callable, Counter counter,
                             JobGroup group) {
         if (callable == null) {
@@ -272,7 +315,7 @@ final class Scheduler {
                 cancelledBeforeStart(this, j);
                 return;
             }
-            if (w.jobs[j.priority].push(j)) {
+            if (w.jobs[j.priority].push(j) && workers.length > 1) {   // alone, there is nobody to wake
                 signalWork();
             }
             return;

@@ -484,4 +484,33 @@ class CoreSchedulerTest {
             assertFalse(jobs.isTerminated());
         }
     }
+
+    @ParameterizedTest(name = "workers={0}")
+    @ValueSource(ints = {1, 2, 4})
+    void batchesRunEveryJobOnceInsideAndOutsideJobs(int workers) {
+        try (JobSystem jobs = system(workers)) {
+            int n = 1000;
+            AtomicIntegerArray runs = new AtomicIntegerArray(2 * n);
+            Job[] outside = new Job[n];
+            Job[] inside = new Job[n];
+            for (int i = 0; i < n; i++) {
+                int id = i;
+                outside[i] = () -> runs.incrementAndGet(id);
+                inside[i] = () -> runs.incrementAndGet(n + id);
+            }
+            Counter c = new Counter("batch");
+            jobs.runAll(Priority.FRAME, c, outside);
+            await(c);
+            Counter d = new Counter("inner batch");
+            join(jobs.submit(() -> {
+                jobs.runAll(Priority.NORMAL, d, inside);
+                d.await();
+                return null;
+            }));
+            for (int i = 0; i < 2 * n; i++) {
+                assertEquals(1, runs.get(i), "batch job " + i);
+            }
+            assertThrows(NullPointerException.class, () -> jobs.runAll(Priority.NORMAL, c, () -> { }, null));
+        }
+    }
 }

@@ -19,7 +19,9 @@ import org.junit.jupiter.api.Test;
  * queue is non-empty: that is their contract (the loser retries after its pre-park re-check), and not
  * linearizable as a plain queue's poll. The operations here therefore retry while the queue reads
  * non-empty, as a worker's scan does; a poll that failed with no other consumer would spin forever,
- * which Lincheck reports as a hang.
+ * which Lincheck reports as a hang. {@code drain(sink, max)} is a loop of polls under one turn, not one
+ * atomic step (offers that land meanwhile join the batch), so only {@code max = 1} is checked here;
+ * {@link InjectionQueueStressTest} checks larger batches for exactly-once delivery.
  */
 @Param(name = "e", gen = IntGen.class, conf = "1:9")
 public class InjectionQueueLincheckTest {
@@ -42,15 +44,18 @@ public class InjectionQueueLincheckTest {
     }
 
     @Operation
-    public List<Integer> drainTwo() {
+    public Integer drainOne() {
         for (;;) {
-            List<Integer> taken = new ArrayList<>(2);
-            int n = queue.drain(taken::add, 2);
+            List<Integer> taken = new ArrayList<>(1);
+            int n = queue.drain(taken::add, 1);
             if (n != taken.size()) {
                 throw new AssertionError("drain returned " + n + " but handed over " + taken);
             }
-            if (n > 0 || queue.isEmpty()) {
-                return taken;
+            if (n > 0) {
+                return taken.get(0);
+            }
+            if (queue.isEmpty()) {
+                return null;
             }
             Thread.onSpinWait();
         }
