@@ -169,12 +169,16 @@ final class Fiber implements Executor, Runnable {
         if (cancellable) {
             job.setRunner(this);
         }
+        Object observation = scheduler.isObserved() ? scheduler.jobBegan(job) : null;
         try {
             job.execute();
             return null;
         } catch (Throwable t) {
             return t;
         } finally {
+            if (observation != null) {
+                scheduler.jobEnded(job, observation);
+            }
             if (cancellable) {
                 job.setRunner(null);
             }
@@ -189,6 +193,9 @@ final class Fiber implements Executor, Runnable {
      * this worker's deques. Never an unrelated job: it could wait on something only our caller signals.
      */
     void helpBeforeWait(Counter counter, long target) {
+        if (worker().seededChoices != null) {
+            return;                          // deterministic mode: the seeded picker chooses every job
+        }
         while (counter.value() > target) {
             JobNode j = worker().popLocalJobOf(counter);
             if (j == null) {
@@ -198,14 +205,23 @@ final class Fiber implements Executor, Runnable {
         }
     }
 
+    Object parkObservation;                 // trace/JFR state of the current wait, or null
+
     void beginWait(WaitNode node) {
         waitNode = node;                    // volatile: ordered before our re-check of cancellation
         scheduler.fiberParking(this);
+        if (scheduler.isObserved()) {
+            parkObservation = scheduler.fiberParked(this, node.counter);
+        }
     }
 
     void endWait() {
         waitNode = null;
         scheduler.fiberResumed(this);
+        if (parkObservation != null) {
+            scheduler.fiberUnparked(this, parkObservation);
+            parkObservation = null;
+        }
     }
 
     boolean cancellationRequested() {

@@ -38,8 +38,11 @@ public final class JobSystem implements AutoCloseable {
     private final Scheduler scheduler;
 
     private JobSystem(Builder b) {
-        this.scheduler = new Scheduler(b.name, b.workers, b.workerStackBytes, b.idleStrategy, b.fiberPool,
-                b.uncaughtFailureHandler);
+        this.scheduler = new Scheduler(b.name, b.deterministicSeed != null ? 1 : b.workers, b.workerStackBytes,
+                b.idleStrategy, b.fiberPool, b.uncaughtFailureHandler, b.deterministicSeed);
+        if (b.watchdogThreshold != null) {
+            new Watchdog(scheduler, b.watchdogThreshold, b.watchdogSink).start();
+        }
     }
 
     /** A job system with one worker per available processor and default policies. */
@@ -205,6 +208,22 @@ public final class JobSystem implements AutoCloseable {
         return scheduler.isTerminated();
     }
 
+    /**
+     * Starts recording job begin/end, fiber park/resume and steals, keeping at most
+     * {@code eventsPerWorker} events per worker; see {@link JobTrace}. One recording at a time.
+     */
+    public JobTrace startTrace(int eventsPerWorker) {
+        return scheduler.startTrace(eventsPerWorker);
+    }
+
+    /**
+     * Cycles of parked jobs waiting on each other's counters (deadlocks), with their stacks. A
+     * snapshot: cheap enough to call when a frame overruns badly.
+     */
+    public List<WaitCycle> findWaitCycles() {
+        return WaitCycle.find(scheduler.fibers());
+    }
+
     /** A snapshot of per-worker and fiber statistics. */
     public JobSystemStats stats() {
         return scheduler.stats();
@@ -226,6 +245,9 @@ public final class JobSystem implements AutoCloseable {
         private long workerStackBytes = DEFAULT_WORKER_STACK_BYTES;
         private IdleStrategy idleStrategy = IdleStrategy.backoff();
         private FiberPoolPolicy fiberPool = FiberPoolPolicy.growable();
+        private Duration watchdogThreshold;
+        private java.util.function.Consumer<WatchdogReport> watchdogSink = r -> System.err.println(r);
+        private Long deterministicSeed;
         private BiConsumer<String, Throwable> uncaughtFailureHandler = (job, t) -> {
             System.err.println("weft: job '" + job + "' failed and nobody waits for it:");
             t.printStackTrace();
@@ -272,6 +294,34 @@ public final class JobSystem implements AutoCloseable {
         /** Receives failures of jobs that nobody waits for (no counter, no handle). Default: stderr. */
         public Builder onUncaughtFailure(BiConsumer<String, Throwable> handler) {
             this.uncaughtFailureHandler = Objects.requireNonNull(handler, "handler");
+            return this;
+        }
+
+        /**
+         * Turns on the watchdog: every {@code threshold / 4} it reports (to stderr) jobs parked longer
+         * than {@code threshold}, jobs holding a worker longer than that without parking, and wait cycles.
+         */
+        public Builder watchdog(Duration threshold) {
+            return watchdog(threshold, r -> System.err.println(r));
+        }
+
+        /** Turns on the watchdog with reports going to {@code sink} (called on the watchdog thread). */
+        public Builder watchdog(Duration threshold, java.util.function.Consumer<WatchdogReport> sink) {
+            if (threshold.isNegative() || threshold.isZero()) {
+                throw new IllegalArgumentException("watchdog threshold must be positive, got " + threshold);
+            }
+            this.watchdogThreshold = threshold;
+            this.watchdogSink = Objects.requireNonNull(sink, "sink");
+            return this;
+        }
+
+        /**
+         * Deterministic mode, to replay a failing schedule: one worker, and every choice the scheduler
+         * makes (LIFO or FIFO end of a deque) drawn from a random generator seeded with {@code seed}.
+         * The same seed and the same submissions from one thread give the same job order.
+         */
+        public Builder deterministic(long seed) {
+            this.deterministicSeed = seed;
             return this;
         }
 

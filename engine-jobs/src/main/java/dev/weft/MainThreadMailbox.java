@@ -162,12 +162,16 @@ final class MainThreadMailbox {
         JobHandle<?> outer = RUNNING.get();
         RUNNING.set(j);
         Throwable failure = null;
+        Object observation = scheduler.isObserved() ? scheduler.jobBegan(j) : null;
         try {
             j.execute();
         } catch (Throwable t) {
             failure = t;
         } finally {
             RUNNING.set(outer);
+            if (observation != null) {
+                scheduler.jobEnded(j, observation);
+            }
         }
         jobsRun++;
         scheduler.finish(j, failure, null);

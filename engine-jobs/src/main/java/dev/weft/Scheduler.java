@@ -110,13 +110,16 @@ final class Scheduler {
     private final AtomicLong cancelledOutsideWorkers = new AtomicLong();
     private final AtomicLong fiberIds = new AtomicLong();
     private final AtomicInteger wakeCursor = new AtomicInteger();
+    private volatile JobTrace trace;    // the recording in progress, or null (read once per job)
     private volatile int sleepers;      // workers registered as parked; CAS/getAndAdd only
     private volatile int runState;      // RUNNING → CLOSING/STOPPING → TERMINATED
 
     @SuppressWarnings("unchecked")
     Scheduler(String name, int workerCount, long workerStackBytes, IdleStrategy idleStrategy,
-              FiberPoolPolicy fiberPolicy, BiConsumer<String, Throwable> uncaughtFailureHandler) {
+              FiberPoolPolicy fiberPolicy, BiConsumer<String, Throwable> uncaughtFailureHandler,
+              Long deterministicSeed) {
         dev.weft.internal.FiberSupport.check();
+        JfrEvents.init();
         this.name = name;
         this.idleStrategy = idleStrategy;
         this.fiberPolicy = fiberPolicy;
@@ -131,6 +134,9 @@ final class Scheduler {
         this.workers = new Worker[workerCount];
         for (int i = 0; i < workerCount; i++) {
             workers[i] = new Worker(this, i, name + "-worker-" + i, workerStackBytes);
+            if (deterministicSeed != null) {
+                workers[i].seededChoices = new java.util.SplittableRandom(deterministicSeed);
+            }
         }
         this.terminated = new CountDownLatch(workerCount);
         for (Worker w : workers) {
@@ -405,8 +411,12 @@ final class Scheduler {
         }
         if (!readyOnly) {
             WorkStealingDeque<JobNode> own = w.jobs[p];
-            if (!own.isEmpty() && (x = own.pop()) != null) {
-                return x;
+            if (!own.isEmpty()) {
+                java.util.SplittableRandom seeded = w.seededChoices;   // deterministic mode only
+                x = seeded != null && seeded.nextBoolean() ? own.steal() : own.pop();
+                if (x != null) {
+                    return x;
+                }
             }
         }
         if ((x = injectedReady[p].poll()) != null) {
@@ -462,6 +472,9 @@ final class Scheduler {
         Object x = victim.steal();
         if (x != null) {
             thief.count(Worker.STEALS);
+            if (isObserved()) {
+                stole(thief, x);
+            }
             if (!victim.isEmpty()) {
                 signalWork();              // the chain: more is left for a sleeping worker
             }
@@ -820,6 +833,104 @@ final class Scheduler {
 
     void workerExited(Worker w) {
         terminated.countDown();
+    }
+
+    // ------------------------------------------------------------------ tracing and JFR
+
+    JobTrace startTrace(int eventsPerWorker) {
+        if (eventsPerWorker < 1) {
+            throw new IllegalArgumentException("eventsPerWorker must be >= 1, got " + eventsPerWorker);
+        }
+        JobTrace t = new JobTrace(this, workers.length + 1, eventsPerWorker);
+        JobTrace old = trace;
+        if (old != null) {
+            throw new IllegalStateException("a trace of '" + name + "' is already recording; stop() it first");
+        }
+        trace = t;
+        return t;
+    }
+
+    void stopTrace(JobTrace t) {
+        if (trace == t) {
+            trace = null;
+        }
+    }
+
+    /** One or two volatile reads: is anyone recording (a JobTrace, or a JFR recording)? */
+    boolean isObserved() {
+        return trace != null || JfrEvents.active;
+    }
+
+    private int track() {
+        Worker w = Worker.current(this);
+        return w != null ? w.index : workers.length;       // the last track is the main thread
+    }
+
+    /** Token for {@link #jobEnded}: the JFR event in progress, or a marker. */
+    Object jobBegan(JobNode job) {
+        JobTrace t = trace;
+        if (t != null) {
+            t.record(track(), JobTrace.BEGIN, job.name());
+        }
+        if (JfrEvents.active) {
+            JfrEvents.JobEvent e = new JfrEvents.JobEvent();
+            e.job = job.name();
+            e.worker = track();
+            e.begin();
+            return e;
+        }
+        return Boolean.TRUE;
+    }
+
+    void jobEnded(JobNode job, Object token) {
+        JobTrace t = trace;
+        if (t != null) {
+            t.record(track(), JobTrace.END, job.name());
+        }
+        if (token instanceof JfrEvents.JobEvent e) {
+            e.commit();
+        }
+    }
+
+    Object fiberParked(Fiber f, Counter counter) {
+        JobTrace t = trace;
+        JobNode j = f.currentJob;
+        String label = (j != null ? j.name() : "?") + " waits on " + counter.name();
+        if (t != null) {
+            t.record(track(), JobTrace.PARK, label);
+        }
+        if (JfrEvents.active) {
+            JfrEvents.ParkEvent e = new JfrEvents.ParkEvent();
+            e.job = j != null ? j.name() : "?";
+            e.counter = counter.name();
+            e.worker = track();
+            e.begin();
+            return e;
+        }
+        return label;
+    }
+
+    void fiberUnparked(Fiber f, Object token) {
+        JobTrace t = trace;
+        JobNode j = f.currentJob;
+        if (t != null) {
+            t.record(track(), JobTrace.RESUME, j != null ? j.name() : "?");
+        }
+        if (token instanceof JfrEvents.ParkEvent e) {
+            e.commit();
+        }
+    }
+
+    private void stole(Worker thief, Object item) {
+        JobTrace t = trace;
+        if (t != null) {
+            t.record(thief.index, JobTrace.STEAL, item instanceof JobNode j ? j.name() : "fiber");
+        }
+        if (JfrEvents.active) {
+            JfrEvents.StealEvent e = new JfrEvents.StealEvent();
+            e.thief = thief.index;
+            e.commit();
+        }
     }
 
     // ------------------------------------------------------------------ statistics

@@ -59,6 +59,7 @@ final class Worker {
     int pollCount;                               // for the starvation bound
     private int rng;                             // xorshift state for victim selection
     long exhaustedSinceNanos;                    // bounded pool: when the pool last ran dry, or 0
+    java.util.SplittableRandom seededChoices;    // deterministic mode: which end of a deque to take
     boolean retryDryPool;                        // bounded pool: the next poll may take a new job again
     private final long[] stats = new long[STAT_COUNT];
     @SuppressWarnings("unused") private long p0, p1, p2, p3, p4, p5, p6, p7;

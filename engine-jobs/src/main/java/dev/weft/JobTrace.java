@@ -1,0 +1,222 @@
+package dev.weft;
+
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A recorded window of job activity: job begin/end per worker (and the main thread), fiber park and
+ * resume, steals. Start one with {@link JobSystem#startTrace(int)}, stop it with {@link #stop()}, and
+ * write it as Chrome Trace Event JSON, which Perfetto (ui.perfetto.dev) and chrome://tracing open.
+ *
+ * <pre>{@code
+ * JobTrace trace = jobs.startTrace(100_000);   // events kept per worker
+ * for (int f = 0; f < 60; f++) game.frame();
+ * trace.stop().writeChromeTrace(Path.of("frames.json"));
+ * }</pre>
+ *
+ * <p>One track per worker ("worker 0", "worker 1", ...) and one for the main thread. A job that parks
+ * ends its slice on the worker it parked on and begins a "(resumed)" slice on the worker it resumes on,
+ * so every track's begin/end pairs balance. Recording costs one volatile read per job when off; when
+ * on, a few plain stores per event into the worker's own buffer (no lock, no shared write).
+ */
+public final class JobTrace {
+    static final byte BEGIN = 0;
+    static final byte END = 1;
+    static final byte PARK = 2;
+    static final byte RESUME = 3;
+    static final byte STEAL = 4;
+
+    /** One recorded event. {@code track} is the worker index, or {@code workerCount} for the main thread. */
+    public record Event(long timeNanos, int track, String kind, String label) {
+    }
+
+    private final Scheduler scheduler;
+    private final Track[] tracks;
+    private final long startNanos = System.nanoTime();
+    private volatile long stopNanos;
+
+    JobTrace(Scheduler scheduler, int tracks, int capacityPerTrack) {
+        this.scheduler = scheduler;
+        this.tracks = new Track[tracks];
+        for (int i = 0; i < tracks; i++) {
+            this.tracks[i] = new Track(capacityPerTrack);
+        }
+    }
+
+    /** Stops recording (idempotent) and returns this trace. */
+    public JobTrace stop() {
+        if (stopNanos == 0) {
+            stopNanos = System.nanoTime();
+            scheduler.stopTrace(this);
+        }
+        return this;
+    }
+
+    /** Events that did not fit in a full buffer. */
+    public long droppedEvents() {
+        long d = 0;
+        for (Track t : tracks) {
+            d += t.dropped;
+        }
+        return d;
+    }
+
+    /** The recorded events, track by track, each track in time order. */
+    public List<Event> events() {
+        List<Event> out = new ArrayList<>();
+        for (int i = 0; i < tracks.length; i++) {
+            Track t = tracks[i];
+            int n = t.published();
+            for (int k = 0; k < n; k++) {
+                out.add(new Event(t.time[k], i, kindName(t.kind[k]), t.label[k]));
+            }
+        }
+        return out;
+    }
+
+    /** Writes Chrome Trace Event JSON (the "JSON Object Format") to {@code file}. */
+    public void writeChromeTrace(Path file) throws IOException {
+        try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+            writeChromeTrace(w);
+        }
+    }
+
+    /** Writes Chrome Trace Event JSON to {@code out}. */
+    public void writeChromeTrace(Writer out) throws IOException {
+        long end = stopNanos != 0 ? stopNanos : System.nanoTime();
+        out.write("{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n");
+        boolean first = true;
+        int workers = tracks.length - 1;
+        for (int i = 0; i < tracks.length; i++) {
+            String trackName = i < workers ? "worker " + i : "main thread";
+            first = writeEvent(out, first, "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":" + i
+                    + ",\"args\":{\"name\":\"" + trackName + "\"}}");
+        }
+        for (int i = 0; i < tracks.length; i++) {
+            Track t = tracks[i];
+            int n = t.published();
+            ArrayDeque<String> open = new ArrayDeque<>();
+            for (int k = 0; k < n; k++) {
+                String label = json(t.label[k]);
+                String ts = micros(t.time[k]);
+                switch (t.kind[k]) {
+                    case BEGIN, RESUME -> {
+                        String name = t.kind[k] == RESUME ? label + " (resumed)" : label;
+                        open.push(name);
+                        first = writeEvent(out, first, "{\"name\":\"" + name + "\",\"cat\":\"job\",\"ph\":\"B\",\"ts\":"
+                                + ts + ",\"pid\":1,\"tid\":" + i + "}");
+                    }
+                    case END, PARK -> {
+                        if (open.isEmpty()) {
+                            continue;                   // began before the trace started
+                        }
+                        open.pop();
+                        if (t.kind[k] == PARK) {
+                            first = writeEvent(out, first, "{\"name\":\"park: " + label + "\",\"cat\":\"fiber\","
+                                    + "\"ph\":\"i\",\"s\":\"t\",\"ts\":" + ts + ",\"pid\":1,\"tid\":" + i + "}");
+                        }
+                        first = writeEvent(out, first, "{\"ph\":\"E\",\"ts\":" + ts + ",\"pid\":1,\"tid\":" + i + "}");
+                    }
+                    default -> first = writeEvent(out, first, "{\"name\":\"steal\",\"cat\":\"steal\",\"ph\":\"i\","
+                            + "\"s\":\"t\",\"ts\":" + ts + ",\"pid\":1,\"tid\":" + i + ",\"args\":{\"job\":\"" + label
+                            + "\"}}");
+                }
+            }
+            while (!open.isEmpty()) {            // still running when the trace stopped
+                open.pop();
+                first = writeEvent(out, first, "{\"ph\":\"E\",\"ts\":" + micros(end) + ",\"pid\":1,\"tid\":" + i + "}");
+            }
+        }
+        out.write("\n]}\n");
+    }
+
+    private String micros(long nanos) {
+        long rel = nanos - startNanos;
+        return (rel / 1000) + "." + String.format("%03d", Math.floorMod(rel, 1000));
+    }
+
+    private static boolean writeEvent(Writer out, boolean first, String event) throws IOException {
+        if (!first) {
+            out.write(",\n");
+        }
+        out.write(event);
+        return false;
+    }
+
+    private static String json(String s) {
+        StringBuilder b = new StringBuilder(s.length());
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '"' || c == '\\') {
+                b.append('\\').append(c);
+            } else if (c < 0x20) {
+                b.append(String.format("\\u%04x", (int) c));
+            } else {
+                b.append(c);
+            }
+        }
+        return b.toString();
+    }
+
+    private static String kindName(byte k) {
+        return switch (k) {
+            case BEGIN -> "begin";
+            case END -> "end";
+            case PARK -> "park";
+            case RESUME -> "resume";
+            default -> "steal";
+        };
+    }
+
+    /** Owner of track {@code i} only (a worker's thread, or the main thread). */
+    void record(int track, byte kind, String label) {
+        tracks[track].add(System.nanoTime(), kind, label);
+    }
+
+    /** One track's buffer: written by its one owner, read after acquire of the published count. */
+    private static final class Track {
+        private static final java.lang.invoke.VarHandle COUNT;
+
+        static {
+            try {
+                COUNT = java.lang.invoke.MethodHandles.lookup().findVarHandle(Track.class, "count", int.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+
+        final long[] time;
+        final byte[] kind;
+        final String[] label;
+        private int count;     // owner: plain read, release store after filling the slot
+        long dropped;          // owner only; read after stop
+
+        Track(int capacity) {
+            time = new long[capacity];
+            kind = new byte[capacity];
+            label = new String[capacity];
+        }
+
+        void add(long t, byte k, String l) {
+            int n = count;
+            if (n == time.length) {
+                dropped++;
+                return;
+            }
+            time[n] = t;
+            kind[n] = k;
+            label[n] = l;
+            COUNT.setRelease(this, n + 1);
+        }
+
+        int published() {
+            return (int) COUNT.getAcquire(this);
+        }
+    }
+}

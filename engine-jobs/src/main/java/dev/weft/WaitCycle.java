@@ -1,0 +1,77 @@
+package dev.weft;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A cycle of parked jobs, each waiting on a counter that only the next one would complete: a deadlock.
+ * Found by {@link JobSystem#findWaitCycles()} (and reported by the watchdog).
+ *
+ * <p>The graph: job A (parked, waiting on counter C) → every parked job B that was submitted with C
+ * (B decrements C when it ends). A cycle in it can never make progress.
+ *
+ * @param entries the jobs of the cycle, each followed by the one it waits for
+ */
+public record WaitCycle(List<Entry> entries) {
+
+    /**
+     * One job of a cycle.
+     *
+     * @param job     the job's name
+     * @param waitsOn the counter it is parked on
+     * @param stack   its fiber's stack
+     */
+    public record Entry(String job, String waitsOn, List<StackTraceElement> stack) {
+    }
+
+    /** Finds every elementary cycle reachable among the parked fibers (a snapshot; racy but safe). */
+    static List<WaitCycle> find(Iterable<Fiber> fibers) {
+        Map<Counter, List<Fiber>> completers = new IdentityHashMap<>();
+        Map<Fiber, Counter> waitsOn = new HashMap<>();
+        for (Fiber f : fibers) {
+            WaitNode n = f.waitNode;
+            JobNode j = f.currentJob;
+            if (n == null || j == null) {
+                continue;
+            }
+            waitsOn.put(f, n.counter);
+            if (j.counter != null) {
+                completers.computeIfAbsent(j.counter, k -> new ArrayList<>()).add(f);
+            }
+        }
+        List<WaitCycle> cycles = new ArrayList<>();
+        Map<Fiber, Integer> state = new HashMap<>();        // 1 = on the DFS path, 2 = done
+        for (Fiber start : waitsOn.keySet()) {
+            if (!state.containsKey(start)) {
+                dfs(start, waitsOn, completers, state, new ArrayList<>(), cycles);
+            }
+        }
+        return cycles;
+    }
+
+    private static void dfs(Fiber f, Map<Fiber, Counter> waitsOn, Map<Counter, List<Fiber>> completers,
+                            Map<Fiber, Integer> state, List<Fiber> path, List<WaitCycle> out) {
+        state.put(f, 1);
+        path.add(f);
+        for (Fiber next : completers.getOrDefault(waitsOn.get(f), List.of())) {
+            Integer s = state.get(next);
+            if (s == null && waitsOn.containsKey(next)) {
+                dfs(next, waitsOn, completers, state, path, out);
+            } else if (s != null && s == 1) {
+                List<Entry> entries = new ArrayList<>();
+                for (int i = path.indexOf(next); i < path.size(); i++) {
+                    Fiber g = path.get(i);
+                    JobNode j = g.currentJob;
+                    entries.add(new Entry(j != null ? j.name() : g.thread.getName(), waitsOn.get(g).name(),
+                            WatchdogReport.stackOf(g.thread)));
+                }
+                out.add(new WaitCycle(List.copyOf(entries)));
+            }
+        }
+        path.remove(path.size() - 1);
+        state.put(f, 2);
+    }
+}

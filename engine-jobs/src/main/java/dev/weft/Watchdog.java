@@ -1,0 +1,104 @@
+package dev.weft;
+
+import java.time.Duration;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * A daemon thread that looks at the job system every quarter threshold: jobs parked longer than the
+ * threshold, workers that ran one job longer than the threshold without parking (a job blocking its
+ * carrier), and cycles of jobs waiting on each other. It reads only published state (fibers' wait
+ * nodes, workers' statistics and mounted fiber) and takes no lock the job path uses, so it costs the
+ * job path nothing. Each wait, each worker hold and each cycle is reported once.
+ */
+final class Watchdog implements Runnable {
+    private final Scheduler scheduler;
+    private final long thresholdNanos;
+    private final Consumer<WatchdogReport> sink;
+    private final Thread thread;
+    private final Set<WaitNode> reportedWaits = Collections.newSetFromMap(new IdentityHashMap<>());
+    private final Map<Worker, HoldSample> holds = new IdentityHashMap<>();
+
+    private record HoldSample(long jobsRun, JobNode job, long sinceNanos, boolean reported) {
+    }
+
+    Watchdog(Scheduler scheduler, Duration threshold, Consumer<WatchdogReport> sink) {
+        this.scheduler = scheduler;
+        this.thresholdNanos = threshold.toNanos();
+        this.sink = sink;
+        this.thread = new Thread(this, scheduler.name() + "-watchdog");
+        this.thread.setDaemon(true);
+    }
+
+    void start() {
+        thread.start();
+    }
+
+    @Override
+    public void run() {
+        long periodMillis = Math.max(5, thresholdNanos / 4_000_000L);
+        while (!scheduler.isTerminated()) {
+            try {
+                Thread.sleep(periodMillis);
+            } catch (InterruptedException e) {
+                return;
+            }
+            try {
+                check(System.nanoTime());
+            } catch (RuntimeException e) {
+                System.err.println("weft watchdog: check failed: " + e);   // never let it die silently
+            }
+        }
+    }
+
+    void check(long now) {
+        boolean longWait = false;
+        reportedWaits.removeIf(n -> !n.isWaiting());
+        for (Fiber f : scheduler.fibers()) {
+            WaitNode n = f.waitNode;
+            if (n == null || !n.isWaiting() || now - n.sinceNanos < thresholdNanos || reportedWaits.contains(n)) {
+                continue;
+            }
+            reportedWaits.add(n);
+            longWait = true;
+            JobNode j = f.currentJob;
+            long ms = (now - n.sinceNanos) / 1_000_000L;
+            String job = j != null ? j.name() : f.thread.getName();
+            sink.accept(new WatchdogReport(WatchdogReport.Kind.LONG_WAIT, job, "job '" + job + "' has waited "
+                    + ms + " ms on " + n.counter + " (fiber " + f.thread.getName() + ")", ms,
+                    WatchdogReport.stackOf(f.thread), List.of()));
+        }
+        if (longWait) {
+            for (WaitCycle c : WaitCycle.find(scheduler.fibers())) {
+                WaitCycle.Entry first = c.entries().get(0);
+                sink.accept(new WatchdogReport(WatchdogReport.Kind.WAIT_CYCLE, first.job(), c.entries().size()
+                        + " jobs wait on each other's counters and can never finish: a deadlock", 0,
+                        List.of(), c.entries()));
+            }
+        }
+        for (Worker w : scheduler.workers) {
+            Fiber f = w.mounted;
+            JobNode j = f != null ? f.currentJob : null;
+            long run = w.stat(Worker.JOBS_RUN);
+            HoldSample prev = holds.get(w);
+            if (j == null || prev == null || prev.job != j || prev.jobsRun != run) {
+                holds.put(w, new HoldSample(run, j, now, false));
+                continue;
+            }
+            long held = now - prev.sinceNanos;
+            if (!prev.reported && held >= thresholdNanos) {
+                holds.put(w, new HoldSample(run, j, prev.sinceNanos, true));
+                long ms = held / 1_000_000L;
+                sink.accept(new WatchdogReport(WatchdogReport.Kind.BLOCKED_WORKER, j.name(), "job '" + j.name()
+                        + "' has held worker " + w.index + " for " + ms + " ms without parking: it blocks its "
+                        + "carrier (file or socket I/O, a sleep or native call, a busy loop?). Move blocking "
+                        + "work to an I/O thread and wait for it on a counter.", ms,
+                        WatchdogReport.stackOf(f.thread), List.of()));
+            }
+        }
+    }
+}

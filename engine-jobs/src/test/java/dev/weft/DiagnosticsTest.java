@@ -1,0 +1,223 @@
+package dev.weft;
+
+import static dev.weft.TestSupport.await;
+import static dev.weft.TestSupport.eventually;
+import static dev.weft.TestSupport.join;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import jdk.jfr.Recording;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordingFile;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Traces, JFR events, the watchdog, the wait-cycle check, deterministic mode, the missing-flag error. */
+@Timeout(120)
+class DiagnosticsTest {
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void traceExportIsValidTraceEventJsonWithBalancedSlicesPerWorker() throws Exception {
+        try (JobSystem jobs = TestSupport.system(2)) {
+            JobTrace trace = jobs.startTrace(100_000);
+            Counter frame = new Counter("frame");
+            for (int f = 0; f < 20; f++) {
+                jobs.parallelFor(Priority.FRAME, 0, 10_000, 500, (s, e, w) -> { }, frame);
+                Counter gate = new Counter("gate");
+                gate.add(1);
+                jobs.run(Priority.FRAME, "waiter", gate::await, frame);  // parks, resumes maybe elsewhere
+                jobs.run(Priority.FRAME, "opener", gate::decrement, frame);
+                await(frame);
+            }
+            trace.stop();
+            StringWriter out = new StringWriter();
+            trace.writeChromeTrace(out);
+            Map<String, Object> root = (Map<String, Object>) MiniJson.parse(out.toString());
+            List<Map<String, Object>> events = (List<Map<String, Object>>) root.get("traceEvents");
+            Map<Double, Integer> depth = new HashMap<>();
+            List<String> trackNames = new ArrayList<>();
+            int slices = 0;
+            for (Map<String, Object> e : events) {
+                String ph = (String) e.get("ph");
+                double tid = (Double) e.get("tid");
+                switch (ph) {
+                    case "M" -> trackNames.add((String) ((Map<String, Object>) e.get("args")).get("name"));
+                    case "B" -> {
+                        depth.merge(tid, 1, Integer::sum);
+                        slices++;
+                    }
+                    case "E" -> {
+                        int d = depth.merge(tid, -1, Integer::sum);
+                        assertTrue(d >= 0, "an end without a begin on track " + tid);
+                    }
+                    case "i" -> { }
+                    default -> throw new AssertionError("unexpected phase " + ph);
+                }
+            }
+            assertEquals(List.of("worker 0", "worker 1", "main thread"), trackNames);
+            depth.forEach((tid, d) -> assertEquals(0, d, "unbalanced track " + tid));
+            assertTrue(slices >= 20 * 3, "slices recorded: " + slices);
+            assertTrue(out.toString().contains("(resumed)"), "a parked job's resumption is a slice");
+            assertEquals(0, trace.droppedEvents());
+        }
+    }
+
+    @Test
+    void jfrRecordingShowsJobParkAndStealEvents(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("weft.jfr");
+        try (Recording r = new Recording(); JobSystem jobs = TestSupport.system(2)) {
+            r.enable("weft.Job");
+            r.enable("weft.FiberPark");
+            r.enable("weft.Steal");
+            r.start();
+            eventually("JFR listener saw the recording", () -> JfrEvents.active);
+            for (int i = 0; i < 50; i++) {
+                Counter gate = new Counter("gate");
+                gate.add(1);
+                Counter c = new Counter();
+                jobs.run(Priority.NORMAL, "jfr-waiter", gate::await, c);
+                jobs.parallelFor(Priority.NORMAL, 0, 1000, 10, (s, e, w) -> { }, c);
+                jobs.run(Priority.NORMAL, "jfr-opener", gate::decrement, c);
+                await(c);
+            }
+            r.stop();
+            r.dump(file);
+        }
+        Map<String, Integer> counts = new HashMap<>();
+        for (RecordedEvent e : RecordingFile.readAllEvents(file)) {
+            counts.merge(e.getEventType().getName(), 1, Integer::sum);
+        }
+        assertTrue(counts.getOrDefault("weft.Job", 0) >= 100, counts.toString());
+        assertTrue(counts.getOrDefault("weft.FiberPark", 0) >= 1, counts.toString());
+        eventually("listener saw the stop", () -> !JfrEvents.active);
+    }
+
+    @Test
+    void watchdogNamesALongWaitABlockedWorkerAndAWaitCycle() throws Exception {
+        List<WatchdogReport> reports = new CopyOnWriteArrayList<>();
+        try (JobSystem jobs = JobSystem.builder().workers(2)
+                .watchdog(Duration.ofMillis(100), reports::add).build()) {
+            Counter never = new Counter("level streamed");
+            never.add(1);
+            Counter c = new Counter();
+            jobs.run(Priority.NORMAL, "waits for streaming", () -> waitingOnPurpose(never), c);
+            // A job that blocks its carrier: a platform-level sleep the fiber cannot unmount from.
+            jobs.run(Priority.NORMAL, "blocks its worker", () -> {
+                synchronized (DiagnosticsTest.class) {
+                    long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(600);
+                    while (System.nanoTime() < end) {
+                        Thread.onSpinWait();
+                    }
+                }
+            }, c);
+            // A deadlock: a waits on b's counter, b waits on a's.
+            Counter aDone = new Counter("a done");
+            Counter bDone = new Counter("b done");
+            Counter bothStarted = new Counter();
+            bothStarted.add(2);
+            jobs.run(Priority.NORMAL, "job a", () -> {
+                bothStarted.decrement();
+                bDone.await();
+            }, aDone);
+            jobs.run(Priority.NORMAL, "job b", () -> {
+                bothStarted.decrement();
+                aDone.await();
+            }, bDone);
+            eventually("three kinds reported", () -> kinds(reports).size() == 3);
+            WatchdogReport wait = find(reports, WatchdogReport.Kind.LONG_WAIT, "waits for streaming");
+            assertTrue(wait.detail().contains("level streamed"), wait.detail());
+            assertTrue(wait.stack().stream().anyMatch(f -> f.getMethodName().equals("waitingOnPurpose")),
+                    "the parked job's own frames are in the report");
+            WatchdogReport blocked = find(reports, WatchdogReport.Kind.BLOCKED_WORKER, "blocks its worker");
+            assertTrue(blocked.detail().contains("without parking"), blocked.detail());
+            WatchdogReport cycle = reports.stream().filter(r -> r.kind() == WatchdogReport.Kind.WAIT_CYCLE)
+                    .findFirst().orElseThrow();
+            List<String> cycleJobs = cycle.cycle().stream().map(WaitCycle.Entry::job).sorted().toList();
+            assertEquals(List.of("job a", "job b"), cycleJobs);
+            assertEquals(1, jobs.findWaitCycles().size());
+            never.decrement();
+            jobs.shutdownNow();                                        // breaks the deadlock by cancellation
+        }
+    }
+
+    private static void waitingOnPurpose(Counter c) {
+        c.await();
+    }
+
+    private static List<WatchdogReport.Kind> kinds(List<WatchdogReport> rs) {
+        return rs.stream().map(WatchdogReport::kind).distinct().toList();
+    }
+
+    private static WatchdogReport find(List<WatchdogReport> rs, WatchdogReport.Kind k, String job) {
+        return rs.stream().filter(r -> r.kind() == k && r.jobName().equals(job)).findFirst()
+                .orElseThrow(() -> new AssertionError("no " + k + " report for '" + job + "' in " + rs));
+    }
+
+    @Test
+    void deterministicModeReplaysTheSameOrderForTheSameSeed() {
+        List<Integer> a = runSeeded(42);
+        List<Integer> b = runSeeded(42);
+        List<Integer> c = runSeeded(7);
+        assertEquals(a, b, "same seed, same order");
+        assertNotEquals(a, c, "another seed explores another order");
+        List<Integer> sorted = new ArrayList<>(a);
+        Collections.sort(sorted);
+        assertEquals(200, sorted.size());
+    }
+
+    private static List<Integer> runSeeded(long seed) {
+        List<Integer> order = Collections.synchronizedList(new ArrayList<>());
+        try (JobSystem jobs = JobSystem.builder().deterministic(seed).build()) {
+            assertEquals(1, jobs.workerCount());
+            join(jobs.submit(() -> {
+                Counter c = new Counter();
+                for (int i = 0; i < 200; i++) {
+                    int id = i;
+                    jobs.run(() -> order.add(id), c);
+                }
+                c.await();
+                return null;
+            }));
+        }
+        return order;
+    }
+
+    @Test
+    void withoutTheAddOpensFlagCreatingAJobSystemNamesTheFlag(@TempDir Path dir) throws Exception {
+        String java = ProcessHandle.current().info().command().orElseThrow();
+        String cp = System.getProperty("java.class.path");
+        Path src = dir.resolve("NoFlag.java");
+        Files.writeString(src, """
+                public class NoFlag {
+                    public static void main(String[] a) {
+                        try {
+                            dev.weft.JobSystem.create();
+                            System.out.println("created");
+                        } catch (IllegalStateException e) {
+                            System.out.println(e.getMessage());
+                        }
+                    }
+                }
+                """);
+        Process p = new ProcessBuilder(java, "-cp", cp, src.toString()).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        assertTrue(out.contains("--add-opens java.base/java.lang=ALL-UNNAMED"), out);
+        assertFalse(out.contains("created"), out);
+    }
+}
