@@ -41,6 +41,7 @@ class DiagnosticsTest {
                 Counter gate = new Counter("gate");
                 gate.add(1);
                 jobs.run(Priority.FRAME, "waiter", gate::await, frame);  // parks, resumes maybe elsewhere
+                eventually("the waiter parked", () -> jobs.stats().fibersParked() == 1);
                 jobs.run(Priority.FRAME, "opener", gate::decrement, frame);
                 await(frame);
             }

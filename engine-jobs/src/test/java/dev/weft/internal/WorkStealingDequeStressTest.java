@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -29,7 +30,7 @@ class WorkStealingDequeStressTest {
     void everyElementTakenExactlyOnceAndThievesTakeInPushOrder(int thieves) throws Exception {
         long seed = Long.getLong("weft.seed", System.nanoTime());
         WorkStealingDeque<Integer> deque = new WorkStealingDeque<>(2);
-        int[] takenBy = new int[ELEMENTS + 1];                 // 0 = nobody; written once per element, read after joins
+        AtomicIntegerArray takenBy = new AtomicIntegerArray(ELEMENTS + 1);   // taker id per element, 0 = nobody
         AtomicBoolean ownerDone = new AtomicBoolean();
         AtomicReference<Throwable> failure = new AtomicReference<>();
         List<Thread> threads = new ArrayList<>();
@@ -94,23 +95,22 @@ class WorkStealingDequeStressTest {
             throw new AssertionError("seed " + seed + " (rerun with -Dweft.seed=" + seed + ")", failure.get());
         }
         for (int e = 1; e <= ELEMENTS; e++) {
-            if (takenBy[e] == 0) {
+            if (takenBy.get(e) == 0) {
                 fail("seed " + seed + ": element " + e + " was lost (never taken)");
             }
         }
         assertEquals(0, deque.size(), "deque not empty at the end");
     }
 
-    private static void take(int[] takenBy, int e, int by, AtomicReference<Throwable> failure) {
-        if (e < 1 || e >= takenBy.length) {
+    private static void take(AtomicIntegerArray takenBy, int e, int by, AtomicReference<Throwable> failure) {
+        if (e < 1 || e >= takenBy.length()) {
             failure.compareAndSet(null, new AssertionError("taker " + by + " got " + e + ", never pushed"));
             return;
         }
-        int prev = takenBy[e];
+        int prev = takenBy.getAndSet(e, by);
         if (prev != 0) {
             failure.compareAndSet(null, new AssertionError("element " + e + " taken twice: by " + prev
                     + " and by " + by));
         }
-        takenBy[e] = by;
     }
 }
