@@ -155,7 +155,9 @@ final class Fiber implements Executor, Runnable {
         JobNode outer = currentJob;
         int outerPriority = readyPriority;
         Object outerLocals = FiberSupport.detachThreadLocals(thread);
+        job.enclosing = outer;
         Throwable failure = runBody(job);
+        job.enclosing = null;
         FiberSupport.restoreThreadLocals(thread, outerLocals);
         currentJob = outer;
         readyPriority = outerPriority;

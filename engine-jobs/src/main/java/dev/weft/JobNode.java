@@ -40,6 +40,7 @@ abstract class JobNode {
     private boolean cancelRequested;     // volatile write by cancel() while RUNNING; volatile read by the job
     private Fiber runner;                // release store at start (handles only); acquire read by cancel()
     Counter counter;                     // decremented once when the job ends; written before publication
+    JobNode enclosing;                   // the job this one runs nested in (inline help), or null
     JobGroup group;                      // cancellation scope, inherited from the submitting job
     int priority;                        // Priority ordinal
     String name;                         // for errors, traces and the watchdog; null = derive lazily

@@ -38,8 +38,10 @@ public record WaitCycle(List<Entry> entries) {
                 continue;
             }
             waitsOn.put(f, n.counter);
-            if (j.counter != null) {
-                completers.computeIfAbsent(j.counter, k -> new ArrayList<>()).add(f);
+            for (JobNode k = j; k != null; k = k.enclosing) {   // every job on this fiber's stack
+                if (k.counter != null) {
+                    completers.computeIfAbsent(k.counter, c -> new ArrayList<>()).add(f);
+                }
             }
         }
         List<WaitCycle> cycles = new ArrayList<>();
@@ -57,6 +59,16 @@ public record WaitCycle(List<Entry> entries) {
         state.put(f, 1);
         path.add(f);
         for (Fiber next : completers.getOrDefault(waitsOn.get(f), List.of())) {
+            if (next == f) {                                    // waits on a job below it on its own stack
+                JobNode j = f.currentJob;
+                String job = j != null ? j.name() : f.thread.getName();
+                for (JobNode k = j != null ? j.enclosing : null; k != null; k = k.enclosing) {
+                    job += " (run inline inside '" + k.name() + "')";
+                }
+                out.add(new WaitCycle(List.of(new Entry(job, waitsOn.get(f).name(),
+                        WatchdogReport.stackOf(f.thread)))));
+                continue;
+            }
             Integer s = state.get(next);
             if (s == null && waitsOn.containsKey(next)) {
                 dfs(next, waitsOn, completers, state, path, out);
@@ -65,8 +77,11 @@ public record WaitCycle(List<Entry> entries) {
                 for (int i = path.indexOf(next); i < path.size(); i++) {
                     Fiber g = path.get(i);
                     JobNode j = g.currentJob;
-                    entries.add(new Entry(j != null ? j.name() : g.thread.getName(), waitsOn.get(g).name(),
-                            WatchdogReport.stackOf(g.thread)));
+                    String job = j != null ? j.name() : g.thread.getName();
+                    for (JobNode k = j != null ? j.enclosing : null; k != null; k = k.enclosing) {
+                        job += " (run inline inside '" + k.name() + "')";
+                    }
+                    entries.add(new Entry(job, waitsOn.get(g).name(), WatchdogReport.stackOf(g.thread)));
                 }
                 out.add(new WaitCycle(List.copyOf(entries)));
             }

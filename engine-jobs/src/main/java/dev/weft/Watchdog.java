@@ -22,6 +22,7 @@ final class Watchdog implements Runnable {
     private final Thread thread;
     private final Set<WaitNode> reportedWaits = Collections.newSetFromMap(new IdentityHashMap<>());
     private final Map<Worker, HoldSample> holds = new IdentityHashMap<>();
+    private final Set<String> reportedCycles = new java.util.HashSet<>();
 
     private record HoldSample(long jobsRun, JobNode job, long sinceNanos, boolean reported) {
     }
@@ -74,9 +75,17 @@ final class Watchdog implements Runnable {
         }
         if (longWait) {
             for (WaitCycle c : WaitCycle.find(scheduler.fibers())) {
+                String signature = c.entries().stream().map(e -> e.job() + "->" + e.waitsOn()).sorted().toList()
+                        .toString();
+                if (!reportedCycles.add(signature)) {
+                    continue;
+                }
                 WaitCycle.Entry first = c.entries().get(0);
-                sink.accept(new WatchdogReport(WatchdogReport.Kind.WAIT_CYCLE, first.job(), c.entries().size()
-                        + " jobs wait on each other's counters and can never finish: a deadlock", 0,
+                String what = c.entries().size() == 1
+                        ? "a job waits on a counter that only a job below it on its own fiber would complete"
+                        : c.entries().size() + " jobs wait on each other's counters";
+                sink.accept(new WatchdogReport(WatchdogReport.Kind.WAIT_CYCLE, first.job(), what
+                        + " and can never finish: a deadlock. Break the cycle in the job graph.", 0,
                         List.of(), c.entries()));
             }
         }

@@ -47,8 +47,8 @@ public class CounterAwaitLincheckTest {
     @Test
     void modelChecking() {
         new ModelCheckingOptions()
-                .iterations(LincheckBudget.iterations(30))
-                .invocationsPerIteration(LincheckBudget.invocations(1_000))
+                .iterations(LincheckBudget.iterations(20))
+                .invocationsPerIteration(LincheckBudget.invocations(500))
                 .threads(THREADS)
                 .actorsPerThread(ACTORS_PER_THREAD)
                 .actorsBefore(0)
@@ -59,8 +59,8 @@ public class CounterAwaitLincheckTest {
     @Test
     void stress() {
         new StressOptions()
-                .iterations(LincheckBudget.iterations(30))
-                .invocationsPerIteration(LincheckBudget.invocations(3_000))
+                .iterations(LincheckBudget.iterations(20))
+                .invocationsPerIteration(LincheckBudget.invocations(2_000))
                 .threads(THREADS)
                 .actorsPerThread(ACTORS_PER_THREAD)
                 .actorsBefore(0)

@@ -63,8 +63,8 @@ public class CounterLincheckTest {
     @Test
     void modelChecking() {
         new ModelCheckingOptions()
-                .iterations(LincheckBudget.iterations(30))
-                .invocationsPerIteration(LincheckBudget.invocations(1_000))
+                .iterations(LincheckBudget.iterations(20))
+                .invocationsPerIteration(LincheckBudget.invocations(500))
                 .threads(3)
                 .actorsPerThread(3)
                 .actorsBefore(2)
@@ -75,8 +75,8 @@ public class CounterLincheckTest {
     @Test
     void stress() {
         new StressOptions()
-                .iterations(LincheckBudget.iterations(30))
-                .invocationsPerIteration(LincheckBudget.invocations(3_000))
+                .iterations(LincheckBudget.iterations(20))
+                .invocationsPerIteration(LincheckBudget.invocations(2_000))
                 .threads(3)
                 .actorsPerThread(3)
                 .actorsBefore(2)

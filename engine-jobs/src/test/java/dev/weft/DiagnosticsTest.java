@@ -92,6 +92,7 @@ class DiagnosticsTest {
                 gate.add(1);
                 Counter c = new Counter();
                 jobs.run(Priority.NORMAL, "jfr-waiter", gate::await, c);
+                eventually("the waiter parked", () -> jobs.stats().fibersParked() == 1);
                 jobs.parallelFor(Priority.NORMAL, 0, 1000, 10, (s, e, w) -> { }, c);
                 jobs.run(Priority.NORMAL, "jfr-opener", gate::decrement, c);
                 await(c);
@@ -148,8 +149,9 @@ class DiagnosticsTest {
             assertTrue(blocked.detail().contains("without parking"), blocked.detail());
             WatchdogReport cycle = reports.stream().filter(r -> r.kind() == WatchdogReport.Kind.WAIT_CYCLE)
                     .findFirst().orElseThrow();
-            List<String> cycleJobs = cycle.cycle().stream().map(WaitCycle.Entry::job).sorted().toList();
-            assertEquals(List.of("job a", "job b"), cycleJobs);
+            // Either two fibers wait on each other, or one ran the other inline and waits on itself.
+            String cycleText = cycle.cycle().toString();
+            assertTrue(cycleText.contains("job a") && cycleText.contains("job b"), cycleText);
             assertEquals(1, jobs.findWaitCycles().size());
             never.decrement();
             jobs.shutdownNow();                                        // breaks the deadlock by cancellation

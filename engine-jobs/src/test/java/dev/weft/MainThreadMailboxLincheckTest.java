@@ -77,8 +77,8 @@ public class MainThreadMailboxLincheckTest {
     void modelChecking() {
         new ModelCheckingOptions()
                 .sequentialSpecification(Model.class)
-                .iterations(LincheckBudget.iterations(20))
-                .invocationsPerIteration(LincheckBudget.invocations(500))
+                .iterations(LincheckBudget.iterations(10))
+                .invocationsPerIteration(LincheckBudget.invocations(300))
                 .threads(3)
                 .actorsPerThread(3)
                 .actorsBefore(0)
@@ -90,7 +90,7 @@ public class MainThreadMailboxLincheckTest {
     void stress() {
         new StressOptions()
                 .sequentialSpecification(Model.class)
-                .iterations(LincheckBudget.iterations(20))
+                .iterations(LincheckBudget.iterations(10))
                 .invocationsPerIteration(LincheckBudget.invocations(500))
                 .threads(3)
                 .actorsPerThread(3)

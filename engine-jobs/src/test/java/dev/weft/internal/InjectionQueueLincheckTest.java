@@ -69,8 +69,8 @@ public class InjectionQueueLincheckTest {
     @Test
     void modelChecking() {
         new ModelCheckingOptions()
-                .iterations(LincheckBudget.iterations(30))
-                .invocationsPerIteration(LincheckBudget.invocations(1_000))
+                .iterations(LincheckBudget.iterations(15))
+                .invocationsPerIteration(LincheckBudget.invocations(500))
                 .threads(3)
                 .actorsPerThread(3)
                 .actorsBefore(2)
@@ -81,8 +81,8 @@ public class InjectionQueueLincheckTest {
     @Test
     void stress() {
         new StressOptions()
-                .iterations(LincheckBudget.iterations(30))
-                .invocationsPerIteration(LincheckBudget.invocations(3_000))
+                .iterations(LincheckBudget.iterations(15))
+                .invocationsPerIteration(LincheckBudget.invocations(1_500))
                 .threads(3)
                 .actorsPerThread(3)
                 .actorsBefore(2)

@@ -45,8 +45,8 @@ public class WorkStealingDequeLincheckTest {
     @Test
     void modelChecking() {
         new ModelCheckingOptions()
-                .iterations(LincheckBudget.iterations(50))
-                .invocationsPerIteration(LincheckBudget.invocations(1_000))
+                .iterations(LincheckBudget.iterations(20))
+                .invocationsPerIteration(LincheckBudget.invocations(500))
                 .threads(3)
                 .actorsPerThread(3)
                 .actorsBefore(2)
@@ -57,8 +57,8 @@ public class WorkStealingDequeLincheckTest {
     @Test
     void stress() {
         new StressOptions()
-                .iterations(LincheckBudget.iterations(50))
-                .invocationsPerIteration(LincheckBudget.invocations(5_000))
+                .iterations(LincheckBudget.iterations(20))
+                .invocationsPerIteration(LincheckBudget.invocations(2_000))
                 .threads(3)
                 .actorsPerThread(3)
                 .actorsBefore(2)
