@@ -1,0 +1,135 @@
+package dev.weft.demo.game;
+
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * The demo's command line (picocli). {@link #execute} parses, runs the {@link Game} and returns the exit
+ * status: 0 ok, 1 failure, 2 bad option (with a message and the usage), 3 watchdog.
+ */
+@Command(name = "weft-demo", mixinStandardHelpOptions = true, version = "weft-demo 0.1.0",
+        sortOptions = false, usageHelpAutoWidth = true,
+        description = "Weft's demo game: a fixed-timestep game loop whose every frame is a Weft job graph "
+                + "(simulate, cull, build, merge), with a level loaded in the background.",
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {"0:ran", "1:failed (level load, a job threw)", "2:bad option",
+            "3:watchdog: a frame's job graph hung"})
+public final class DemoCommand implements Callable<Integer> {
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--frames", paramLabel = "N", description = "gameplay frames to run (default ${DEFAULT-VALUE})")
+    int frames = 600;
+
+    @Option(names = "--entities", paramLabel = "N", description = "dynamic entities (default ${DEFAULT-VALUE})")
+    int entities = 10_000;
+
+    @Option(names = "--workers", paramLabel = "N", description = "Weft worker threads (default: processors, ${DEFAULT-VALUE})")
+    int workers = Runtime.getRuntime().availableProcessors();
+
+    @Option(names = "--level", paramLabel = "NAME",
+            description = "level to load: demo or tiny (default ${DEFAULT-VALUE})")
+    String level = "demo";
+
+    @Option(names = "--summary", paramLabel = "FILE", description = "write the exit summary as JSON")
+    Path summary;
+
+    @Option(names = "--screenshot", paramLabel = "FILE",
+            description = "write the last frame as PNG (headless: through the offscreen EGL display)")
+    Path screenshot;
+
+    @Option(names = "--trace", paramLabel = "FILE", description = "job trace output (not available yet)")
+    Path trace;
+
+    @Option(names = "--headless", description = "no window (also automatic when no display can be opened)")
+    boolean headless;
+
+    @Option(names = "--display", paramLabel = "KIND",
+            description = "window|offscreen|none|auto (default ${DEFAULT-VALUE}: a window, else headless)")
+    GameConfig.DisplayChoice display = GameConfig.DisplayChoice.AUTO;
+
+    @Option(names = "--pipeline", description = "simulate frame N+1 while frame N is drawn")
+    boolean pipeline;
+
+    @Option(names = "--progress", description = "draw the loading bar on the terminal even if stdout is not one")
+    boolean progress;
+
+    @Option(names = "--seed", paramLabel = "N", description = "entity placement seed (default ${DEFAULT-VALUE})")
+    long seed = 1;
+
+    @Option(names = "--clock", paramLabel = "MODE",
+            description = "auto|lockstep|realtime: ticks per frame (default ${DEFAULT-VALUE}: realtime with a "
+                    + "window, else lockstep = one 60 Hz tick per frame)")
+    GameConfig.Clock clock = GameConfig.Clock.AUTO;
+
+    @Option(names = "--asset-latency-ms", paramLabel = "MS",
+            description = "fake I/O time per asset of the procedural level loader (default ${DEFAULT-VALUE})")
+    long assetLatencyMs = 60;
+
+    @Option(names = "--watchdog-ms", paramLabel = "MS",
+            description = "give up (exit 3) when a frame's job graph takes longer (default ${DEFAULT-VALUE})")
+    long watchdogMs = 5000;
+
+    @Option(names = "--size", paramLabel = "WxH", description = "window / screenshot size (default ${DEFAULT-VALUE})")
+    String size = "1280x720";
+
+    private PrintStream out = System.out;
+
+    /** Parses {@code args}, runs the game, and returns the exit status; output goes to {@code out}/{@code err}. */
+    public static int execute(String[] args, PrintStream out, PrintStream err) {
+        DemoCommand command = new DemoCommand();
+        command.out = out;
+        CommandLine cl = new CommandLine(command)
+                .setCaseInsensitiveEnumValuesAllowed(true)
+                .setOut(new PrintWriter(out, true, StandardCharsets.UTF_8))
+                .setErr(new PrintWriter(err, true, StandardCharsets.UTF_8));
+        return cl.execute(args);
+    }
+
+    @Override
+    public Integer call() {
+        GameConfig cfg;
+        try {
+            String[] wh = size.toLowerCase(Locale.ROOT).split("x", 2);
+            if (wh.length != 2) {
+                throw new IllegalArgumentException("--size wants WxH, e.g. 1280x720, got '" + size + "'");
+            }
+            int w;
+            int h;
+            try {
+                w = Integer.parseInt(wh[0].trim());
+                h = Integer.parseInt(wh[1].trim());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("--size wants WxH, e.g. 1280x720, got '" + size + "'");
+            }
+            cfg = GameConfig.builder().frames(frames).entities(entities).workers(workers).level(level)
+                    .summary(summary).screenshot(screenshot).trace(trace).display(display).headless(headless)
+                    .pipeline(pipeline).progress(progress).seed(seed).clock(clock)
+                    .assetLatency(Duration.ofMillis(assetLatencyMs)).watchdog(Duration.ofMillis(watchdogMs))
+                    .size(w, h).out(out).build();
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+        }
+        try {
+            Game.run(cfg);
+            return Game.EXIT_OK;
+        } catch (GameException e) {
+            out.println("weft-demo: " + e.getMessage());
+            if (e.exitCode() == Game.EXIT_FAILED && e.getCause() != null && !(e.getCause() instanceof java.io.IOException)) {
+                e.getCause().printStackTrace(out);
+            }
+            return e.exitCode();
+        }
+    }
+}

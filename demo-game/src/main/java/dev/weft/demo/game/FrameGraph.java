@@ -1,0 +1,561 @@
+package dev.weft.demo.game;
+
+import dev.weft.Counter;
+import dev.weft.JobHandle;
+import dev.weft.JobSystem;
+import dev.weft.Priority;
+import dev.weft.RangeJob;
+import dev.weft.demo.render.DrawCommand;
+import dev.weft.demo.render.Mesh;
+import dev.weft.demo.render.Texture;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import org.joml.FrustumIntersection;
+import org.joml.Matrix4f;
+import org.joml.Matrix4fc;
+import org.joml.Vector3f;
+import org.joml.Vector3fc;
+
+/**
+ * One frame's Weft job graph: a root job on a fiber that runs four stages, each waiting (parking its
+ * fiber) on the previous stage's counter:
+ *
+ * <pre>
+ * frame N (root job, FRAME priority)
+ *   simulate  parallelFor over entities: ticks x (movement, collision, animation)   -> Counter "simulate"
+ *   cull      parallelFor over entities: frustum vs bounds, writes visible[i]        -> Counter "cull"
+ *   build     parallelFor over entities: visible ones -> commands (and the renderer's DrawCommands)
+ *             in the worker's own buffer, one chunk per range, tagged with the range's start
+ *                                                                                    -> Counter "build"
+ *   merge     one job: chunks taken in range-start order (so worker scheduling cannot change the
+ *             order), static props culled, and a stable counting sort by (mesh, texture) into the
+ *             output slot; only references and matrices move                       -> Counter "merge"
+ * </pre>
+ *
+ * <p>No locks: {@link RangeJob} hands each range its worker index, and a worker runs one range at a
+ * time, so worker {@code w}'s buffer has one writer; the merge job reads them all after the build
+ * counter. Output slots are double-buffered ({@code frame & 1}), so with pipelining the main thread can
+ * draw frame N from one slot while frame N+1's graph fills the other. Only one graph runs at a time
+ * ({@link #submit} refuses a second), so everything else is single-buffered.
+ *
+ * <p>Deterministic: a seed gives the same merged commands whatever the worker count or stealing
+ * pattern, because entities are independent, arithmetic is plain float, and merge order depends only
+ * on range starts and material keys.
+ *
+ * <p>Threading: {@link #submit}, {@link #describeStall} and the statistics getters are for the main
+ * thread; everything else runs inside the graph's jobs.
+ */
+final class FrameGraph {
+    /** Jobs a frame runs at least: one per stage plus the root. */
+    static final int MIN_JOBS_PER_FRAME = FrameStage.values().length + 1;
+    /** Fixed simulation step: 60 Hz. */
+    static final float TICK_SECONDS = 1f / 60f;
+
+    /**
+     * Receives a status line on the main thread every {@code reportEvery} frames: the merge job queues it
+     * with {@code jobs.onMainThread}, and the loop's {@code runMainThreadJobs} runs it (window title, HUD).
+     */
+    interface MainThreadReport {
+        void frameDone(long frame, int visibleEntities, int visibleProps, long[] stageNanos);
+    }
+
+    /** What the main thread decides for a frame before its graph starts. */
+    record Input(long frame, int ticks, Matrix4fc viewProjection, Vector3fc eye, Vector3fc target) {
+        Input {
+            if (ticks < 0) {
+                throw new IllegalArgumentException("ticks must be >= 0: " + ticks);
+            }
+            viewProjection = new Matrix4f(viewProjection);
+            eye = new Vector3f(eye);
+            target = new Vector3f(target);
+        }
+    }
+
+    /** A finished frame: valid until the graph of frame + 2 starts (double-buffered). */
+    static final class Output {
+        long frame;
+        int ticks;
+        int visibleEntities;
+        int visibleProps;
+        final CommandBuffer commands = new CommandBuffer(1024);   // merged, sorted by (mesh, texture)
+        final List<DrawCommand> draws = new ArrayList<>();         // empty when the graph has no GPU handles
+        DrawCommand[] drawScratch = new DrawCommand[0];             // merge's sort target for draws
+        final Vector3f eye = new Vector3f();
+        final Vector3f target = new Vector3f();
+        final long[] stageNanos = new long[FrameStage.values().length];
+    }
+
+    /** GPU handles by id; null in tests that only look at commands. */
+    record Gpu(Mesh[] meshes, Texture[] textures) {}
+
+    /** Which mesh id, base scale and texture id each agent mesh kind / texture kind uses. */
+    record AgentKinds(int[] meshIds, float[] meshScales, int[] textureIds) {
+        AgentKinds {
+            if (meshIds.length != meshScales.length || meshIds.length == 0 || textureIds.length == 0) {
+                throw new IllegalArgumentException("agent kinds: need as many scales as meshes, and >= 1 of each");
+            }
+        }
+    }
+
+    /** Static props, resolved to ids, with their model matrices and world bounds (6 floats each). */
+    record Props(int[] meshIds, int[] textureIds, float[] models, float[] bounds) {
+        static Props none() {
+            return new Props(new int[0], new int[0], new float[0], new float[0]);
+        }
+
+        int count() {
+            return meshIds.length;
+        }
+    }
+
+    /** Everything a graph works on. {@code props}, {@code gpu}, {@code report} and {@code hook} may be null. */
+    record Setup(JobSystem jobs, Entities entities, CollisionWorld world, AgentKinds agents, Props props,
+                 int meshIdCount, int textureIdCount, Gpu gpu, int grain, MainThreadReport report,
+                 int reportEvery, FrameStage.Hook hook) {
+        Setup {
+            Objects.requireNonNull(jobs, "jobs");
+            Objects.requireNonNull(entities, "entities");
+            Objects.requireNonNull(world, "world");
+            if (grain < 1 || reportEvery < 1) {
+                throw new IllegalArgumentException("grain and reportEvery must be >= 1: " + grain + ", " + reportEvery);
+            }
+        }
+    }
+
+    /** One worker's build output for the current frame: its commands and the chunks (ranges) they came from. */
+    private static final class WorkerCommands {
+        final CommandBuffer buffer = new CommandBuffer(256);
+        final Matrix4f scratch = new Matrix4f();
+        DrawCommand[] draws = new DrawCommand[256];   // draws[i] is buffer's command i; only with GPU handles
+        int[] chunkStart = new int[16];   // entity index the range started at
+        int[] chunkOffset = new int[16];  // first command of the chunk in buffer
+        int[] chunkCount = new int[16];   // commands in the chunk
+        int chunks;
+
+        void clear() {
+            buffer.clear();
+            chunks = 0;
+        }
+
+        void addChunk(int start, int offset, int count) {
+            if (chunks == chunkStart.length) {
+                chunkStart = Arrays.copyOf(chunkStart, chunks * 2);
+                chunkOffset = Arrays.copyOf(chunkOffset, chunks * 2);
+                chunkCount = Arrays.copyOf(chunkCount, chunks * 2);
+            }
+            chunkStart[chunks] = start;
+            chunkOffset[chunks] = offset;
+            chunkCount[chunks] = count;
+            chunks++;
+        }
+    }
+
+    // Per-worker statistics, one 128-byte stride per worker so workers do not share cache lines.
+    private static final int STRIDE = 16;
+    private static final int RANGES = 0;            // + stage ordinal (3 parallel stages)
+    private static final int ENTITY_UPDATES = 3;
+    private static final int VISIBLE = 4;
+
+    private final JobSystem jobs;
+    private final Entities entities;
+    private final CollisionWorld world;
+    private final CollisionWorld.WorldBounds bounds;
+    private final AgentKinds agents;
+    private final Props props;
+    private final Gpu gpu;
+    private final int grain;
+    private final FrameStage.Hook hook;
+    private final MainThreadReport report;
+    private final int reportEvery;
+    private final int textureIdCount;
+    private final int keyCount;                     // meshIdCount * textureIdCount material keys
+
+    private final byte[] visible;                   // cull writes entity i's flag; build reads it
+    private final WorkerCommands[] workerCommands;  // by worker index; written only by that worker
+    private final long[] workerStats;               // [worker * STRIDE + field]; written only by that worker
+    private final Output[] outputs = {new Output(), new Output()};
+    private final FrustumIntersection frustum = new FrustumIntersection();
+    private final Counter[] stageCounters = new Counter[FrameStage.values().length];
+
+    // Merge job scratch (single writer: the merge job).
+    private long[] chunkKeys = new long[64];
+    private final int[] keyStarts;
+    private final boolean[] propVisible;
+    private final DrawCommand[] propDraws;          // made once; null without GPU handles
+
+    // Set by the root job before each stage's submission, which publishes them to the range jobs.
+    private int ticks;
+    private long frame;
+
+    // Watchdog view: written by the root job, read by the main thread.
+    private volatile FrameStage currentStage;            // null before the first stage and after merge
+    private volatile long currentFrame = -1;
+    private volatile long stageStartNanos;
+
+    // Main thread only.
+    private JobHandle<Output> running;
+    private long framesSubmitted;
+    private long lastSubmittedFrame = -1;
+
+    private final RangeJob simulateBody = this::simulateRange;
+    private final RangeJob cullBody = this::cullRange;
+    private final RangeJob buildBody = this::buildRange;
+
+    FrameGraph(Setup s) {
+        this.jobs = s.jobs();
+        this.entities = s.entities();
+        this.world = s.world();
+        this.bounds = s.world().bounds();
+        this.agents = s.agents();
+        this.props = s.props() == null ? Props.none() : s.props();
+        this.gpu = s.gpu();
+        this.grain = s.grain();
+        this.hook = s.hook();
+        this.report = s.report();
+        this.reportEvery = s.reportEvery();
+        this.textureIdCount = s.textureIdCount();
+        this.keyCount = s.meshIdCount() * s.textureIdCount();
+        this.keyStarts = new int[keyCount + 1];
+        this.visible = new byte[entities.count];
+        int workers = jobs.workerCount();
+        this.workerCommands = new WorkerCommands[workers];
+        for (int w = 0; w < workers; w++) {
+            workerCommands[w] = new WorkerCommands();
+        }
+        this.workerStats = new long[(workers + 1) * STRIDE];
+        this.propVisible = new boolean[props.count()];
+        this.propDraws = gpu == null ? null : new DrawCommand[props.count()];
+        if (gpu != null) {
+            Matrix4f m = new Matrix4f();
+            for (int p = 0; p < props.count(); p++) {
+                m.set(props.models(), p * CommandBuffer.MATRIX_FLOATS);
+                propDraws[p] = new DrawCommand(gpu.meshes()[props.meshIds()[p]], gpu.textures()[props.textureIds()[p]], m);
+            }
+        }
+    }
+
+    /**
+     * Starts frame {@code in.frame()}'s graph and returns its handle; the output is valid until the
+     * graph two frames later starts. Main thread.
+     *
+     * @throws IllegalStateException if the previous graph has not finished
+     */
+    JobHandle<Output> submit(Input in) {
+        if (running != null && !running.isDone()) {
+            throw new IllegalStateException("frame " + lastSubmittedFrame + "'s graph is still running");
+        }
+        int slot = (int) (in.frame() & 1);
+        framesSubmitted++;
+        lastSubmittedFrame = in.frame();
+        running = jobs.submit(Priority.FRAME, "frame", () -> runFrame(in, outputs[slot]));
+        return running;
+    }
+
+    /** The root job. */
+    private Output runFrame(Input in, Output out) {
+        currentFrame = in.frame();
+        frame = in.frame();
+        ticks = in.ticks();
+        out.frame = in.frame();
+        out.ticks = in.ticks();
+        out.eye.set(in.eye());
+        out.target.set(in.target());
+        int n = entities.count;
+
+        runParallel(FrameStage.SIMULATE, n, simulateBody, out);
+        frustum.set(in.viewProjection());
+        runParallel(FrameStage.CULL, n, cullBody, out);
+        for (WorkerCommands wc : workerCommands) {
+            wc.clear();
+        }
+        runParallel(FrameStage.BUILD, n, buildBody, out);
+
+        Counter merged = new Counter("merge");
+        long t = beginStage(FrameStage.MERGE, merged);
+        jobs.run(Priority.FRAME, "merge", () -> merge(out), merged);
+        merged.await();
+        out.stageNanos[FrameStage.MERGE.ordinal()] = System.nanoTime() - t;
+        currentStage = null;
+        return out;
+    }
+
+    private void runParallel(FrameStage stage, int n, RangeJob body, Output out) {
+        Counter c = new Counter(stage.label());
+        long t = beginStage(stage, c);
+        jobs.parallelFor(Priority.FRAME, 0, n, grain, body, c);
+        c.await();                                   // parks this fiber; helps with our own ranges first
+        out.stageNanos[stage.ordinal()] = System.nanoTime() - t;
+    }
+
+    /** Publishes the stage for the watchdog: plain writes first, then the volatile currentStage. */
+    private long beginStage(FrameStage s, Counter c) {
+        long now = System.nanoTime();
+        stageCounters[s.ordinal()] = c;
+        stageStartNanos = now;
+        currentStage = s;
+        return now;
+    }
+
+    private void simulateRange(int start, int end, int worker) {
+        if (hook != null) {
+            hook.onRange(FrameStage.SIMULATE, frame, start, end);
+        }
+        final Entities e = entities;
+        final int k = ticks;
+        for (int i = start; i < end; i++) {
+            for (int t = 0; t < k; t++) {
+                Simulation.tick(e, world, bounds, i, TICK_SECONDS);
+            }
+        }
+        int o = worker * STRIDE;
+        workerStats[o + RANGES + FrameStage.SIMULATE.ordinal()]++;
+        workerStats[o + ENTITY_UPDATES] += end - start;
+    }
+
+    private void cullRange(int start, int end, int worker) {
+        if (hook != null) {
+            hook.onRange(FrameStage.CULL, frame, start, end);
+        }
+        final Entities e = entities;
+        final FrustumIntersection f = frustum;
+        int seen = 0;
+        for (int i = start; i < end; i++) {
+            float r = e.half[i] * e.scale[i] * 1.7320508f;   // bounds of the mesh under any rotation
+            boolean in = f.testAab(e.x[i] - r, e.y[i] - r, e.z[i] - r, e.x[i] + r, e.y[i] + r, e.z[i] + r);
+            visible[i] = in ? (byte) 1 : (byte) 0;
+            seen += in ? 1 : 0;
+        }
+        int o = worker * STRIDE;
+        workerStats[o + RANGES + FrameStage.CULL.ordinal()]++;
+        workerStats[o + VISIBLE] += seen;
+    }
+
+    private void buildRange(int start, int end, int worker) {
+        if (hook != null) {
+            hook.onRange(FrameStage.BUILD, frame, start, end);
+        }
+        final Entities e = entities;
+        final AgentKinds a = agents;
+        WorkerCommands wc = workerCommands[worker];
+        CommandBuffer b = wc.buffer;
+        int offset = b.count;
+        for (int i = start; i < end; i++) {
+            if (visible[i] == 0) {
+                continue;
+            }
+            int kind = e.mesh[i];
+            int c = b.add(a.meshIds()[kind], a.textureIds()[e.texture[i]], i);
+            float s = e.half[i] * e.scale[i] * a.meshScales()[kind];
+            float yaw = e.yaw[i];
+            b.setModel(c, e.x[i], e.y[i], e.z[i], (float) StrictMath.sin(yaw), (float) StrictMath.cos(yaw), s, s, s);
+            if (gpu != null) {
+                if (c == wc.draws.length) {
+                    wc.draws = Arrays.copyOf(wc.draws, c * 2);
+                }
+                wc.scratch.set(b.model, c * CommandBuffer.MATRIX_FLOATS);   // DrawCommand copies it
+                wc.draws[c] = new DrawCommand(gpu.meshes()[b.mesh[c]], gpu.textures()[b.texture[c]], wc.scratch);
+            }
+        }
+        wc.addChunk(start, offset, b.count - offset);
+        workerStats[worker * STRIDE + RANGES + FrameStage.BUILD.ordinal()]++;
+    }
+
+    /**
+     * The merge job: chunks in range-start order, then the props the frustum sees, placed by a stable
+     * counting sort on the material key straight into the output slot; see the class comment.
+     */
+    private void merge(Output out) {
+        // Chunks in range-start order: key = start << 32 | worker << 20 | chunk.
+        int chunks = 0;
+        for (WorkerCommands wc : workerCommands) {
+            chunks += wc.chunks;
+        }
+        if (chunkKeys.length < chunks) {
+            chunkKeys = new long[Math.max(chunks, chunkKeys.length * 2)];
+        }
+        int k = 0;
+        for (int w = 0; w < workerCommands.length; w++) {
+            WorkerCommands wc = workerCommands[w];
+            for (int c = 0; c < wc.chunks; c++) {
+                chunkKeys[k++] = (long) wc.chunkStart[c] << 32 | (long) w << 20 | c;
+            }
+        }
+        Arrays.sort(chunkKeys, 0, k);
+
+        // Props the frustum sees.
+        int propsSeen = 0;
+        float[] pb = props.bounds();
+        for (int p = 0; p < props.count(); p++) {
+            int o = p * 6;
+            boolean in = frustum.testAab(pb[o], pb[o + 1], pb[o + 2], pb[o + 3], pb[o + 4], pb[o + 5]);
+            propVisible[p] = in;
+            propsSeen += in ? 1 : 0;
+        }
+
+        // Counting sort, pass 1: commands per material key.
+        int[] starts = keyStarts;
+        Arrays.fill(starts, 0);
+        int total = 0;
+        for (int j = 0; j < k; j++) {
+            WorkerCommands wc = workerCommands[(int) (chunkKeys[j] >>> 20) & 0xFFF];
+            int c = (int) (chunkKeys[j] & 0xFFFFF);
+            CommandBuffer b = wc.buffer;
+            for (int i = wc.chunkOffset[c], end = i + wc.chunkCount[c]; i < end; i++) {
+                starts[b.mesh[i] * textureIdCount + b.texture[i] + 1]++;
+            }
+            total += wc.chunkCount[c];
+        }
+        for (int p = 0; p < props.count(); p++) {
+            if (propVisible[p]) {
+                starts[props.meshIds()[p] * textureIdCount + props.textureIds()[p] + 1]++;
+            }
+        }
+        for (int key = 0; key < keyCount; key++) {
+            starts[key + 1] += starts[key];
+        }
+
+        // Pass 2: place every command (and its DrawCommand) at its key's next slot.
+        CommandBuffer sorted = out.commands;
+        sorted.clear();
+        sorted.ensureCapacity(total + propsSeen);
+        sorted.count = total + propsSeen;
+        DrawCommand[] draws = gpu == null ? null : ensureDraws(out, total + propsSeen);
+        for (int j = 0; j < k; j++) {
+            WorkerCommands wc = workerCommands[(int) (chunkKeys[j] >>> 20) & 0xFFF];
+            int c = (int) (chunkKeys[j] & 0xFFFFF);
+            CommandBuffer b = wc.buffer;
+            for (int i = wc.chunkOffset[c], end = i + wc.chunkCount[c]; i < end; i++) {
+                int dst = starts[b.mesh[i] * textureIdCount + b.texture[i]]++;
+                place(sorted, dst, b.mesh[i], b.texture[i], b.entity[i], b.model, i);
+                if (draws != null) {
+                    draws[dst] = wc.draws[i];
+                }
+            }
+        }
+        for (int p = 0; p < props.count(); p++) {
+            if (propVisible[p]) {
+                int dst = starts[props.meshIds()[p] * textureIdCount + props.textureIds()[p]]++;
+                place(sorted, dst, props.meshIds()[p], props.textureIds()[p], -1, props.models(), p);
+                if (draws != null) {
+                    draws[dst] = propDraws[p];
+                }
+            }
+        }
+        out.visibleEntities = total;
+        out.visibleProps = propsSeen;
+        out.draws.clear();
+        if (draws != null) {
+            out.draws.addAll(Arrays.asList(draws).subList(0, sorted.count));
+        }
+        workerStats[workerCommands.length * STRIDE]++;   // merges run (the extra row is the merge job's)
+
+        if (report != null && out.frame % reportEvery == 0) {
+            long f = out.frame;
+            int seen = out.visibleEntities;
+            int seenProps = out.visibleProps;
+            long[] stages = out.stageNanos.clone();          // merge's own time is not in yet: 0
+            jobs.onMainThread("frame report", () -> {
+                report.frameDone(f, seen, seenProps, stages);
+                return null;
+            });
+        }
+    }
+
+    private static void place(CommandBuffer to, int dst, int mesh, int texture, int entity, float[] models, int src) {
+        to.mesh[dst] = mesh;
+        to.texture[dst] = texture;
+        to.entity[dst] = entity;
+        System.arraycopy(models, src * CommandBuffer.MATRIX_FLOATS, to.model, dst * CommandBuffer.MATRIX_FLOATS,
+                CommandBuffer.MATRIX_FLOATS);
+    }
+
+    private DrawCommand[] ensureDraws(Output out, int n) {
+        if (out.drawScratch.length < n) {
+            out.drawScratch = new DrawCommand[Math.max(n, out.drawScratch.length * 2)];
+        }
+        return out.drawScratch;
+    }
+
+    /** For the watchdog: which frame and stage the graph is in, and how much of that stage is left. */
+    String describeStall(long waitedNanos) {
+        FrameStage s = currentStage;
+        long f = currentFrame;
+        StringBuilder sb = new StringBuilder();
+        sb.append(String.format(Locale.ROOT, "frame %d's job graph has not finished after %d ms", lastSubmittedFrame,
+                waitedNanos / 1_000_000));
+        if (s == null || f != lastSubmittedFrame) {
+            sb.append("; its root job has not started a stage yet (all ").append(jobs.workerCount())
+                    .append(" workers busy or blocked?)");
+        } else {
+            Counter c = stageCounters[s.ordinal()];
+            sb.append(String.format(Locale.ROOT, "; stuck in stage '%s' for %d ms", s.label(),
+                    (System.nanoTime() - stageStartNanos) / 1_000_000));
+            if (c != null) {
+                sb.append(", counter '").append(c.name()).append("' = ").append(c.value())
+                        .append(s == FrameStage.MERGE ? " (the merge job has not finished)" : " (ranges not finished)");
+            }
+        }
+        return sb.toString();
+    }
+
+    /** Leaves of parallelFor's halving split of {@code [0, n)} at this grain: the ranges one stage runs. */
+    static long rangesPerStage(int n, int grain) {
+        return n == 0 ? 0 : leaves(n, grain);
+    }
+
+    private static long leaves(int len, int grain) {
+        if (len <= grain) {
+            return 1;
+        }
+        int lower = len >>> 1;
+        return leaves(lower, grain) + leaves(len - lower, grain);
+    }
+
+    int grain() {
+        return grain;
+    }
+
+    /** Range jobs the three parallel stages have run, all workers together. Exact once the graph is idle. */
+    long rangesRun() {
+        long sum = 0;
+        for (int w = 0; w < workerCommands.length; w++) {
+            for (int s = 0; s < 3; s++) {
+                sum += workerStats[w * STRIDE + RANGES + s];
+            }
+        }
+        return sum;
+    }
+
+    /** Entity simulations run (one per entity per frame, however many ticks). */
+    long entityUpdates() {
+        return sumStat(ENTITY_UPDATES);
+    }
+
+    /** Visible entities, summed over all frames. */
+    long visibleTotal() {
+        return sumStat(VISIBLE);
+    }
+
+    long mergesRun() {
+        return workerStats[workerCommands.length * STRIDE];
+    }
+
+    long framesSubmitted() {
+        return framesSubmitted;
+    }
+
+    private long sumStat(int field) {
+        long sum = 0;
+        for (int w = 0; w < workerCommands.length; w++) {
+            sum += workerStats[w * STRIDE + field];
+        }
+        return sum;
+    }
+
+    int entityCount() {
+        return entities.count;
+    }
+}

@@ -1,0 +1,149 @@
+package dev.weft.demo.game;
+
+import dev.weft.JobSystem;
+import dev.weft.demo.window.DisplayKind;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Function;
+
+/**
+ * Everything a {@link Game} run needs; {@link DemoCommand} makes one from the command line, tests make
+ * one with {@link #builder()}.
+ *
+ * @param clock           {@link Clock#AUTO} means real time with a window, lockstep otherwise
+ * @param assetLatency    fake I/O time per asset of the procedural loader
+ * @param mainThreadBudgetNanos budget for {@code runMainThreadJobs} each frame
+ * @param loading         makes the level loader; null means {@link ProceduralLevelLoading}
+ * @param stageHook       test seam, null normally: see {@link FrameStage.Hook}
+ * @param out             where the run reports (notices, progress, summary)
+ */
+public record GameConfig(int frames, int entities, int workers, String level, Path summary, Path screenshot,
+                         Path trace, DisplayChoice display, boolean headless, boolean pipeline, boolean progress,
+                         long seed, Duration assetLatency, Clock clock, Duration watchdog, int width, int height,
+                         long mainThreadBudgetNanos, Duration loadTimeout, int grain,
+                         Function<JobSystem, LevelLoading> loading, FrameStage.Hook stageHook,
+                         PrintStream out) {
+
+    /** {@code --display}: which backend to try first. */
+    public enum DisplayChoice { AUTO, WINDOW, OFFSCREEN, NONE }
+
+    /**
+     * How many 60 Hz ticks a frame simulates. LOCKSTEP: exactly one, frames as fast as they go (the
+     * default without a window: deterministic, and frame times measure the work). REALTIME: as many as
+     * real time has accumulated, at most {@link Game#MAX_TICKS_PER_FRAME} (the default with a window).
+     */
+    public enum Clock { AUTO, LOCKSTEP, REALTIME }
+
+    public GameConfig {
+        Objects.requireNonNull(level, "level");
+        Objects.requireNonNull(display, "display");
+        Objects.requireNonNull(clock, "clock");
+        Objects.requireNonNull(assetLatency, "assetLatency");
+        Objects.requireNonNull(watchdog, "watchdog");
+        Objects.requireNonNull(loadTimeout, "loadTimeout");
+        Objects.requireNonNull(out, "out");
+        check(frames >= 1, "--frames must be at least 1, got " + frames);
+        check(entities >= 0 && entities <= 2_000_000, "--entities must be 0..2000000, got " + entities);
+        check(workers >= 1 && workers <= 1024, "--workers must be 1..1024, got " + workers);
+        check(!level.isBlank(), "--level must not be empty");
+        check(!assetLatency.isNegative(), "--asset-latency-ms must not be negative");
+        check(watchdog.toMillis() >= 1, "--watchdog-ms must be at least 1");
+        check(width > 0 && height > 0, "--size must be positive, got " + width + "x" + height);
+        check(mainThreadBudgetNanos >= 0, "main-thread budget must not be negative");
+        check(grain >= 1, "grain must be at least 1");
+        check(!(headless && display == DisplayChoice.WINDOW), "--headless and --display window contradict each other");
+    }
+
+    private static void check(boolean ok, String message) {
+        if (!ok) {
+            throw new IllegalArgumentException(message);
+        }
+    }
+
+    /**
+     * The display backends to try, in order; always ends with {@link DisplayKind#NONE}, so opening never
+     * fails. {@code auto} skips the offscreen GL surface unless a screenshot wants GL: nobody would see it.
+     * {@code --headless} means no window: no GL at all, or the offscreen surface for a screenshot.
+     */
+    public List<DisplayKind> displayChain() {
+        if (headless) {
+            return display == DisplayChoice.OFFSCREEN || (display == DisplayChoice.AUTO && screenshot != null)
+                    ? List.of(DisplayKind.OFFSCREEN, DisplayKind.NONE)
+                    : List.of(DisplayKind.NONE);
+        }
+        return switch (display) {
+            case AUTO -> screenshot != null
+                    ? List.of(DisplayKind.WINDOW, DisplayKind.OFFSCREEN, DisplayKind.NONE)
+                    : List.of(DisplayKind.WINDOW, DisplayKind.NONE);
+            case WINDOW -> DisplayKind.WINDOW.fallbackChain();
+            case OFFSCREEN -> DisplayKind.OFFSCREEN.fallbackChain();
+            case NONE -> List.of(DisplayKind.NONE);
+        };
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Defaults as on the command line. */
+    public static final class Builder {
+        private int frames = 600;
+        private int entities = 10_000;
+        private int workers = Runtime.getRuntime().availableProcessors();
+        private String level = "demo";
+        private Path summary;
+        private Path screenshot;
+        private Path trace;
+        private DisplayChoice display = DisplayChoice.AUTO;
+        private boolean headless;
+        private boolean pipeline;
+        private boolean progress;
+        private long seed = 1;
+        private Duration assetLatency = Duration.ofMillis(60);
+        private Clock clock = Clock.AUTO;
+        private Duration watchdog = Duration.ofSeconds(5);
+        private int width = 1280;
+        private int height = 720;
+        private long mainThreadBudgetNanos = 2_000_000;
+        private Duration loadTimeout = Duration.ofMinutes(2);
+        private int grain = 256;
+        private Function<JobSystem, LevelLoading> loading;
+        private FrameStage.Hook stageHook;
+        private PrintStream out = System.out;
+
+        private Builder() {}
+
+        public Builder frames(int v) { frames = v; return this; }
+        public Builder entities(int v) { entities = v; return this; }
+        public Builder workers(int v) { workers = v; return this; }
+        public Builder level(String v) { level = v; return this; }
+        public Builder summary(Path v) { summary = v; return this; }
+        public Builder screenshot(Path v) { screenshot = v; return this; }
+        public Builder trace(Path v) { trace = v; return this; }
+        public Builder display(DisplayChoice v) { display = v; return this; }
+        public Builder headless(boolean v) { headless = v; return this; }
+        public Builder pipeline(boolean v) { pipeline = v; return this; }
+        public Builder progress(boolean v) { progress = v; return this; }
+        public Builder seed(long v) { seed = v; return this; }
+        public Builder assetLatency(Duration v) { assetLatency = v; return this; }
+        public Builder clock(Clock v) { clock = v; return this; }
+        public Builder watchdog(Duration v) { watchdog = v; return this; }
+        public Builder size(int w, int h) { width = w; height = h; return this; }
+        public Builder mainThreadBudgetNanos(long v) { mainThreadBudgetNanos = v; return this; }
+        public Builder loadTimeout(Duration v) { loadTimeout = v; return this; }
+        public Builder grain(int v) { grain = v; return this; }
+        public Builder loading(Function<JobSystem, LevelLoading> v) { loading = v; return this; }
+        public Builder stageHook(FrameStage.Hook v) { stageHook = v; return this; }
+        public Builder out(PrintStream v) { out = v; return this; }
+
+        /** @throws IllegalArgumentException naming the bad option */
+        public GameConfig build() {
+            return new GameConfig(frames, entities, workers, level, summary, screenshot, trace, display, headless,
+                    pipeline, progress, seed, assetLatency, clock, watchdog, width, height, mainThreadBudgetNanos,
+                    loadTimeout, grain, loading, stageHook, out);
+        }
+    }
+}

@@ -1,0 +1,87 @@
+package dev.weft.demo.game;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** The command line: help, bad options (exit 2 with a clear message), and the --trace placeholder. */
+class DemoCommandTest {
+    record Run(int status, String out, String err) {}
+
+    static Run run(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status = DemoCommand.execute(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void helpListsEveryOption() {
+        Run r = run("--help");
+        assertEquals(0, r.status(), r.err());
+        for (String option : List.of("--frames", "--entities", "--workers", "--level", "--summary", "--screenshot",
+                "--trace", "--headless", "--display", "--pipeline", "--progress", "--help")) {
+            assertTrue(r.out().contains(option), option + " missing from:\n" + r.out());
+        }
+        assertTrue(r.out().contains("window|offscreen|none|auto"), r.out());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "--bogus                        | Unknown option: '--bogus'",
+        "--frames x                     | Invalid value for option '--frames'",
+        "--frames 0                     | --frames must be at least 1, got 0",
+        "--entities -5                  | --entities must be 0..2000000, got -5",
+        "--workers 0                    | --workers must be 1..1024, got 0",
+        "--display bogus                | Invalid value for option '--display'",
+        "--headless --display window    | --headless and --display window contradict each other",
+        "--size 12                      | --size wants WxH",
+        "--asset-latency-ms -1          | --asset-latency-ms must not be negative",
+        "--clock sometimes              | Invalid value for option '--clock'",
+        "--frames                       | Missing required parameter for option '--frames'",
+    })
+    void badOptionExitsWithStatus2AndSaysWhy(String args, String message) {
+        Run r = run(args.trim().split("\\s+"));
+        assertEquals(Game.EXIT_USAGE, r.status(), r.out() + r.err());
+        assertTrue(r.err().contains(message), "expected '" + message + "' in:\n" + r.err());
+        assertTrue(r.err().contains("Usage: weft-demo"), "usage follows the message:\n" + r.err());
+        assertEquals("", r.out(), "nothing ran");
+    }
+
+    @Test
+    void displayValuesAreCaseInsensitive() {
+        Run r = run("--display", "NONE", "--frames", "2", "--entities", "10", "--level", "tiny", "--asset-latency-ms", "0");
+        assertEquals(0, r.status(), r.out() + r.err());
+    }
+
+    @Test
+    void traceIsAcceptedAndSaysItIsNotAvailableYet() {
+        Run r = run("--headless", "--trace", "target/never-written.trace", "--frames", "3", "--entities", "50",
+                "--level", "tiny", "--asset-latency-ms", "0");
+        assertEquals(0, r.status(), r.out() + r.err());
+        assertTrue(r.out().contains("tracing not available yet"), r.out());
+    }
+
+    @Test
+    void unknownLevelFailsWithStatus1AndNamesTheLevels() {
+        Run r = run("--headless", "--level", "nowhere", "--frames", "3", "--entities", "10", "--asset-latency-ms", "0");
+        assertEquals(Game.EXIT_FAILED, r.status(), r.out() + r.err());
+        assertTrue(r.out().contains("level 'nowhere' could not be loaded"), r.out());
+        assertTrue(r.out().contains("demo, tiny"), r.out());
+    }
+
+    @Test
+    void screenshotWithoutGlSaysSoAndSkips() {
+        Run r = run("--display", "none", "--screenshot", "target/never-written.png", "--frames", "2", "--entities", "10",
+                "--level", "tiny", "--asset-latency-ms", "0");
+        assertEquals(0, r.status(), r.out() + r.err());
+        assertTrue(r.out().contains("--screenshot target/never-written.png skipped: no GL display"), r.out());
+    }
+}
