@@ -112,8 +112,8 @@ class DiagnosticsTest {
     @Test
     void watchdogNamesALongWaitABlockedWorkerAndAWaitCycle() throws Exception {
         List<WatchdogReport> reports = new CopyOnWriteArrayList<>();
-        try (JobSystem jobs = JobSystem.builder().workers(2)
-                .watchdog(Duration.ofMillis(100), reports::add).build()) {
+        JobSystem jobs = JobSystem.builder().workers(2).watchdog(Duration.ofMillis(100), reports::add).build();
+        try {
             Counter never = new Counter("level streamed");
             never.add(1);
             Counter c = new Counter();
@@ -140,7 +140,9 @@ class DiagnosticsTest {
                 bothStarted.decrement();
                 aDone.await();
             }, bDone);
-            eventually("three kinds reported", () -> kinds(reports).size() == 3);
+            eventually("three kinds reported: " + reports, () -> kinds(reports).size() == 3
+                    && has(reports, WatchdogReport.Kind.LONG_WAIT, "waits for streaming")
+                    && has(reports, WatchdogReport.Kind.BLOCKED_WORKER, "blocks its worker"));
             WatchdogReport wait = find(reports, WatchdogReport.Kind.LONG_WAIT, "waits for streaming");
             assertTrue(wait.detail().contains("level streamed"), wait.detail());
             assertTrue(wait.stack().stream().anyMatch(f -> f.getMethodName().equals("waitingOnPurpose")),
@@ -154,8 +156,14 @@ class DiagnosticsTest {
             assertTrue(cycleText.contains("job a") && cycleText.contains("job b"), cycleText);
             assertEquals(1, jobs.findWaitCycles().size());
             never.decrement();
+        } finally {
             jobs.shutdownNow();                                        // breaks the deadlock by cancellation
+            assertTrue(jobs.awaitTermination(TestSupport.LONG), "terminated after shutdownNow");
         }
+    }
+
+    private static boolean has(List<WatchdogReport> rs, WatchdogReport.Kind k, String job) {
+        return rs.stream().anyMatch(r -> r.kind() == k && r.jobName().equals(job));
     }
 
     private static void waitingOnPurpose(Counter c) {
