@@ -49,7 +49,7 @@ public final class DemoCommand implements Callable<Integer> {
             description = "write the last frame as PNG (headless: through the offscreen EGL display)")
     Path screenshot;
 
-    @Option(names = "--trace", paramLabel = "FILE", description = "job trace output (not available yet)")
+    @Option(names = "--trace", paramLabel = "FILE", description = "write a job trace (Chrome Trace Event JSON: open in ui.perfetto.dev)")
     Path trace;
 
     @Option(names = "--headless", description = "no window (also automatic when no display can be opened)")

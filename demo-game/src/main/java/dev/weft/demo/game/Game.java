@@ -2,6 +2,7 @@ package dev.weft.demo.game;
 
 import dev.weft.JobHandle;
 import dev.weft.JobSystem;
+import dev.weft.JobTrace;
 import dev.weft.JobSystemStats;
 import dev.weft.demo.render.Camera;
 import dev.weft.demo.render.DirectionalLight;
@@ -99,10 +100,6 @@ public final class Game {
     }
 
     private RunSummary run() throws GameException {
-        if (cfg.trace() != null) {
-            out.println("weft-demo: --trace " + cfg.trace() + ": tracing not available yet (engine-jobs has no"
-                    + " tracing hook); running without a trace");
-        }
         List<DisplayKind> chain = cfg.displayChain();
         DisplayConfig dc = new DisplayConfig(cfg.width(), cfg.height(), "Weft demo", chain.get(0), true);
         try (Display display = Displays.openFirst(dc, chain, out::println);
@@ -113,7 +110,10 @@ public final class Game {
                 out.println("weft-demo: --screenshot " + cfg.screenshot() + " skipped: no GL display could be opened"
                         + (cfg.display() == GameConfig.DisplayChoice.NONE ? " (--display none)" : " (see above)"));
             }
-            JobSystem jobs = JobSystem.builder().name("weft").workers(cfg.workers()).build();
+            // The engine's watchdog is on in the demo: it names jobs that wait or hold a worker for over 2 s.
+            JobSystem jobs = JobSystem.builder().name("weft").workers(cfg.workers())
+                    .watchdog(Duration.ofSeconds(2), r -> out.println(r)).build();
+            JobTrace trace = cfg.trace() != null ? jobs.startTrace(TRACE_EVENTS_PER_WORKER) : null;
             boolean wedged = false;
             Played played;
             try {
@@ -136,6 +136,16 @@ public final class Game {
                     jobs.close();
                 }
             }
+            if (trace != null) {
+                try {
+                    trace.stop().writeChromeTrace(cfg.trace());
+                    out.println("weft-demo: job trace written to " + cfg.trace() + " (open it in ui.perfetto.dev or "
+                            + "chrome://tracing)" + (trace.droppedEvents() > 0 ? "; the buffer filled up, "
+                            + trace.droppedEvents() + " later events were not kept" : ""));
+                } catch (IOException e) {
+                    throw new GameException(EXIT_FAILED, "cannot write --trace " + cfg.trace() + ": " + e, e);
+                }
+            }
             JobSystemStats stats = jobs.stats();
             RunSummary summary = played.summarize(stats, renderer.drawCalls());
             summary.print(out);
@@ -152,6 +162,8 @@ public final class Game {
     }
 
     private static final Duration STOP_GRACE = Duration.ofSeconds(2);
+    /** Events kept per worker by --trace: enough for the load and the first few hundred frames. */
+    private static final int TRACE_EVENTS_PER_WORKER = 400_000;
 
     private static boolean awaitStop(JobSystem jobs) {
         try {

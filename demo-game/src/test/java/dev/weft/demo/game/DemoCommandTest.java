@@ -62,11 +62,20 @@ class DemoCommandTest {
     }
 
     @Test
-    void traceIsAcceptedAndSaysItIsNotAvailableYet() {
-        Run r = run("--headless", "--trace", "target/never-written.trace", "--frames", "3", "--entities", "50",
-                "--level", "tiny", "--asset-latency-ms", "0");
+    void traceWritesChromeTraceEventJsonWithOneTrackPerWorker() throws Exception {
+        java.nio.file.Path file = java.nio.file.Path.of("target", "demo-test.trace.json");
+        java.nio.file.Files.deleteIfExists(file);
+        Run r = run("--headless", "--trace", file.toString(), "--frames", "30", "--entities", "500",
+                "--workers", "2", "--level", "tiny", "--asset-latency-ms", "0");
         assertEquals(0, r.status(), r.out() + r.err());
-        assertTrue(r.out().contains("tracing not available yet"), r.out());
+        assertTrue(r.out().contains("job trace written to"), r.out());
+        String json = java.nio.file.Files.readString(file);
+        assertTrue(json.startsWith("{\"displayTimeUnit\""), json.substring(0, Math.min(200, json.length())));
+        assertTrue(json.contains("\"name\":\"worker 0\"") && json.contains("\"name\":\"worker 1\""));
+        long begins = json.lines().filter(l -> l.contains("\"ph\":\"B\"")).count();
+        long ends = json.lines().filter(l -> l.contains("\"ph\":\"E\"")).count();
+        assertEquals(begins, ends, "balanced slices");
+        assertTrue(begins > 30, "job slices recorded: " + begins);
     }
 
     @Test
