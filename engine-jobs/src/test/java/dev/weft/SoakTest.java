@@ -54,7 +54,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 @Timeout(1800)
 class SoakTest {
-    static final int CI_LIFETIMES = 100;
+    static final int CI_LIFETIMES = 250;
     static final int FULL_LIFETIMES = 1000;
     private static final int LIFETIMES = TestSupport.FULL ? FULL_LIFETIMES : CI_LIFETIMES;
     private static final int MAX_TOP_JOBS = TestSupport.FULL ? 3000 : 500;
