@@ -27,7 +27,7 @@ import java.util.concurrent.locks.LockSupport;
  * to lose.
  */
 public final class Counter {
-    private static final VarHandle VALUE;
+    private static final VarHandle STATE;
     private static final VarHandle WAITERS;
     private static final VarHandle MAX_WAIT_TARGET;
     private static final VarHandle FAILURE;
@@ -35,7 +35,7 @@ public final class Counter {
     static {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
-            VALUE = l.findVarHandle(Counter.class, "value", long.class);
+            STATE = l.findVarHandle(Counter.class, "state", long.class);
             WAITERS = l.findVarHandle(Counter.class, "waiters", WaitNode.class);
             MAX_WAIT_TARGET = l.findVarHandle(Counter.class, "maxWaitTarget", long.class);
             FAILURE = l.findVarHandle(Counter.class, "failure", JobFailedException.class);
@@ -45,7 +45,10 @@ public final class Counter {
     }
 
     private final String name;
-    private volatile long value;                          // getAndAdd by add/decrement; read volatile
+    // Low 32 bits: the value (0 to Integer.MAX_VALUE). High 32 bits: the epoch, +1 on every add. One
+    // XADD updates both, so a decrement knows which adds came before it: a waiter that registered after a
+    // later add (a re-armed counter) is not fired by an earlier decrement's stale "reached zero".
+    private volatile long state;
     private volatile WaitNode waiters;                    // Treiber stack: CAS push, getAndSet take-all
     private volatile long maxWaitTarget;                  // >= every registered target; CAS-max, never lowered
                                                           // (starts at 0 without a fence: targets are >= 0)
@@ -68,20 +71,30 @@ public final class Counter {
 
     /** The current value. */
     public long value() {
-        return value;
+        return (int) state;
     }
 
-    /** True if the value is zero (or below a target nobody waits for: never below zero). */
+    /** True if the value is zero. */
     public boolean isDone() {
-        return value <= 0;
+        return (int) state == 0;
+    }
+
+    private static int epochOf(long s) {
+        return (int) (s >>> 32);
     }
 
     /** Adds {@code n} units of pending work (jobs do this themselves when submitted with the counter). */
     public void add(long n) {
-        if (n < 0) {
-            throw new IllegalArgumentException("Counter.add(" + n + "): n must be >= 0; use decrement()");
+        if (n < 0 || n > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("Counter.add(" + n + "): n must be between 0 and "
+                    + Integer.MAX_VALUE + "; use decrement() to go down");
         }
-        VALUE.getAndAdd(this, n);
+        long old = (long) STATE.getAndAdd(this, (1L << 32) + n);
+        if ((int) old + n > Integer.MAX_VALUE) {
+            STATE.getAndAdd(this, -n);
+            throw new IllegalStateException("counter '" + name() + "' would exceed " + Integer.MAX_VALUE
+                    + " pending units");
+        }
     }
 
     /** Marks one unit of work done. Use it for work you track yourself; jobs decrement by themselves. */
@@ -95,19 +108,23 @@ public final class Counter {
      * @throws IllegalStateException if that would take the value below zero (the value is left as it was)
      */
     public void decrement(long n) {
-        if (n < 0) {
-            throw new IllegalArgumentException("Counter.decrement(" + n + "): n must be >= 0");
+        if (n < 0 || n > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("Counter.decrement(" + n + "): n must be between 0 and "
+                    + Integer.MAX_VALUE);
         }
         // getAndAdd is a full fence: it is ordered with a waiter's CAS-push of its node (see awaitSlow).
-        long v = (long) VALUE.getAndAdd(this, -n) - n;
-        if (v < 0) {
-            VALUE.getAndAdd(this, n);
-            throw new IllegalStateException("counter '" + name() + "' decremented below zero (to " + v
+        long old = (long) STATE.getAndAdd(this, -n);
+        if ((int) old < n) {
+            STATE.getAndAdd(this, n);            // undo (the borrow from the epoch bits is undone too)
+            throw new IllegalStateException("counter '" + name() + "' decremented below zero (to "
+                    + ((int) old - n)
                     + "): it had fewer add()s or jobs than decrements. A job submitted with a counter "
                     + "decrements it by itself; do not decrement for it as well.");
         }
+        long now = old - n;
+        int v = (int) now;
         if (waiters != null && v <= maxWaitTarget) {
-            wakeReached(v);
+            wakeReached(v, epochOf(now));
         }
     }
 
@@ -124,7 +141,7 @@ public final class Counter {
      */
     public void await(long target) {
         checkTarget(target);
-        if (value > target) {
+        if (value() > target) {
             awaitSlow(target, -1L);
         }
         throwIfFailed();
@@ -143,7 +160,7 @@ public final class Counter {
     public boolean await(long target, Duration timeout) {
         checkTarget(target);
         long nanos = Math.max(0L, timeout.toNanos());
-        boolean reached = value <= target || awaitSlow(target, nanos);
+        boolean reached = value() <= target || awaitSlow(target, nanos);
         if (reached) {
             throwIfFailed();
         }
@@ -181,7 +198,7 @@ public final class Counter {
 
     @Override
     public String toString() {
-        return "Counter[" + name() + " = " + value + "]";
+        return "Counter[" + name() + " = " + value() + "]";
     }
 
     /** A job of this counter ended (ran, failed or was cancelled): record the failure, then decrement. */
@@ -224,12 +241,12 @@ public final class Counter {
         Fiber fiber = Fiber.current();
         if (fiber != null) {
             fiber.helpBeforeWait(this, target);
-            if (value <= target) {
+            if (value() <= target) {
                 return true;
             }
         }
         MainThreadMailbox mailbox = fiber == null ? MainThreadMailbox.ownedByCurrentThread() : null;
-        WaitNode node = new WaitNode(Thread.currentThread(), target, this);
+        WaitNode node = new WaitNode(Thread.currentThread(), target, this, epochOf(state));
         raiseMaxWaitTarget(target);
         push(node);
         if (fiber != null) {
@@ -245,7 +262,7 @@ public final class Counter {
                 if (s == WaitNode.CANCELLED) {
                     throw fiber.cancelledWhileWaiting(this);
                 }
-                if (value <= target) {
+                if (value() <= target) {
                     node.abandon();                      // leave no stale wake-up behind if we can
                     return true;
                 }
@@ -321,9 +338,11 @@ public final class Counter {
      * {@code v} reached. Nodes are never detached, so a concurrent decrementer always sees them too;
      * firing is a CAS, so each waiter is woken once. Dead nodes are dropped by the next push.
      */
-    private void wakeReached(long v) {
+    private void wakeReached(int v, int epoch) {
         for (WaitNode n = waiters; n != null; n = n.next) {
-            if (v <= n.target && n.isWaiting()) {
+            // epoch - n.epoch >= 0 (wrap-safe): the node registered before this decrement, or after it
+            // with no add in between; a node registered after a later add waits for a later decrement.
+            if (v <= n.target && epoch - n.epoch >= 0 && n.isWaiting()) {
                 n.fire();
             }
         }

@@ -131,6 +131,7 @@ final class Fiber implements Executor, Runnable {
             return false;
         }
         idle = true;
+        scheduler.fiberIdle();
         scheduler.idleFibers.offer(this);
         while (idle && !retire) {
             LockSupport.park(this);

@@ -101,7 +101,7 @@ public final class JobHandle<T> extends JobNode {
      */
     public boolean cancel() {
         if (tryCancel()) {
-            Scheduler.cancelledBeforeStart(scheduler, this);
+            Scheduler.completeCancelled(scheduler, this);   // we won the CAS: complete it, once
             return true;
         }
         if (state() == RUNNING) {

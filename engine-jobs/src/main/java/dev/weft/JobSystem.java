@@ -169,11 +169,18 @@ public final class JobSystem implements AutoCloseable {
 
     /**
      * Graceful shutdown, then waits for it: refuses new jobs from outside jobs, runs everything already
-     * submitted (and whatever those jobs submit), then stops the workers and retires every fiber. On the
-     * main thread it keeps running main-thread jobs meanwhile.
+     * submitted (and whatever those jobs submit, and jobs parked anywhere — in waits, sleeps, locks),
+     * then stops the workers and retires every fiber. On the main thread it keeps running main-thread
+     * jobs meanwhile. Called from inside one of this system's jobs it only starts the shutdown (waiting
+     * would wait for the calling job itself).
      */
     @Override
     public void close() {
+        if (Jobs.inFiber() && Fiber.current().scheduler == scheduler) {
+            // Waiting here would wait for this very job: start the shutdown and return instead.
+            scheduler.shutdown();
+            return;
+        }
         scheduler.shutdown();
         try {
             while (!scheduler.awaitTermination(Duration.ofSeconds(1))) {

@@ -104,7 +104,11 @@ final class Scheduler {
     private final CountDownLatch terminated;
     private final ConcurrentLinkedQueue<JobInfo> cancelledReport = new ConcurrentLinkedQueue<>();
     private final AtomicInteger fiberCount = new AtomicInteger();
-    private final AtomicInteger parkedFibers = new AtomicInteger();      // fibers inside a wait (wait path only)
+    private final AtomicInteger parkedFibers = new AtomicInteger();      // fibers inside a Counter wait (wait path only)
+    // Fibers out of the idle pool: running, or parked anywhere (a Counter wait, Thread.sleep, a monitor,
+    // I/O). +1 when a worker takes a fiber for a job, -1 when the fiber parks itself idle: per fiber
+    // switch, not per job. Termination requires 0, so a job parked outside Weft's own waits is not stranded.
+    private final AtomicInteger busyFibers = new AtomicInteger();
     private final AtomicInteger externalSubmitters = new AtomicInteger(); // outside submissions in flight
     private final AtomicLong externalSubmitted = new AtomicLong();
     private final AtomicLong cancelledOutsideWorkers = new AtomicLong();
@@ -246,7 +250,10 @@ final class Scheduler {
         if (runState >= STOPPING) {
             throw rejected("onMainThread");
         }
-        JobHandle<T> h = new JobHandle<>(this, jobName, Priority.FRAME, callable, null, inheritedGroup(null));
+        // A main-thread job submitted by a job belongs to that job's group (a cancelled level's uploads
+        // are cancelled too).
+        JobHandle<T> h = new JobHandle<>(this, jobName, Priority.FRAME, callable, null,
+                inheritedGroup(Worker.current(this)));
         mainThread.offer(h);
         return h;
     }
@@ -512,6 +519,7 @@ final class Scheduler {
             }
         }
         w.exhaustedSinceNanos = 0;
+        busyFibers.incrementAndGet();      // before the fiber can run: see isQuiescent
         f.firstJob = job;                  // published to the fiber by resumeOn's unpark (or start)
         f.resumeOn(w);
     }
@@ -582,13 +590,22 @@ final class Scheduler {
         }
     }
 
-    /** NEW → CANCELLED, if this call wins: complete the job as cancelled and report it. */
+    /** NEW → CANCELLED, if this call wins the CAS: complete the job as cancelled and report it. */
     static void cancelledBeforeStart(Scheduler s, JobNode job) {
-        if (job.state() == JobNode.CANCELLED || job.tryCancel()) {
-            job.complete(null, true);
-            if (s != null) {
-                s.reportCancelled(job);
-            }
+        if (job.tryCancel()) {
+            completeCancelled(s, job);
+        }
+    }
+
+    /**
+     * Completes a job whose NEW → CANCELLED CAS the caller just won: exactly once per job, so a node
+     * cancelled through its handle and later found in a queue (by a worker, a group cancel or
+     * shutdownNow) is not completed again — its CAS fails there.
+     */
+    static void completeCancelled(Scheduler s, JobNode job) {
+        job.complete(null, true);
+        if (s != null) {
+            s.reportCancelled(job);
         }
     }
 
@@ -735,7 +752,12 @@ final class Scheduler {
     }
 
     private boolean isQuiescent() {
-        return parkedFibers.get() == 0 && externalSubmitters.get() == 0 && !hasVisibleWork();
+        return busyFibers.get() == 0 && externalSubmitters.get() == 0 && !hasVisibleWork();
+    }
+
+    /** A fiber is about to park itself in the idle pool. */
+    void fiberIdle() {
+        busyFibers.decrementAndGet();
     }
 
     private void terminate() {
@@ -792,6 +814,11 @@ final class Scheduler {
 
     /** Waits for termination, running main-thread jobs meanwhile if called on the main thread. */
     boolean awaitTermination(Duration timeout) throws InterruptedException {
+        if (Worker.current(this) != null) {
+            throw new IllegalStateException("awaitTermination/close called from inside a job of '" + name
+                    + "': the system cannot stop while that job runs, so it would wait for itself. Call "
+                    + "shutdown() from the job, and wait for termination on another thread.");
+        }
         long deadline = System.nanoTime() + Math.max(0, timeout.toNanos());
         boolean owner = mainThread.owner() == Thread.currentThread();
         for (;;) {
@@ -804,7 +831,7 @@ final class Scheduler {
             }
             long slice = owner ? Math.min(remaining, TimeUnit.MILLISECONDS.toNanos(1)) : remaining;
             if (terminated.await(slice, TimeUnit.NANOSECONDS)) {
-                mainThread.cancelAll().forEach(cancelledReport::add);
+                mainThread.cancelAll();        // each is reported (once) by completeCancelled
                 if (owner) {
                     mainThread.unbind();
                 }

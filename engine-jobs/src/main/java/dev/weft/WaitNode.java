@@ -33,11 +33,13 @@ final class WaitNode {
     final long target;           // wake when the counter's value is <= target
     final Counter counter;       // what it waits on (for the watchdog and wait-graph reports)
     final long sinceNanos;       // System.nanoTime() at registration, for the watchdog
+    final int epoch;             // the counter's add-epoch read just before registering (see Counter)
     WaitNode next;               // Treiber-stack link; written before the CAS that publishes the node
     private volatile int state;  // see class comment
 
-    WaitNode(Thread thread, long target, Counter counter) {
+    WaitNode(Thread thread, long target, Counter counter, int epoch) {
         this.thread = thread;
+        this.epoch = epoch;
         this.target = target;
         this.counter = counter;
         this.sinceNanos = System.nanoTime();
