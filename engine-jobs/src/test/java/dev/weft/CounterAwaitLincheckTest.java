@@ -7,6 +7,7 @@ import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
 import org.jetbrains.lincheck.datastructures.StressOptions;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.Test;
  * while they end), with at most {@code START} decrements per scenario, so it never goes below zero.
  * {@link CounterRearmedAwaitLincheckTest} covers counters that go up again while waited on.
  */
+@Tag("lincheck")
 @Param(name = "target", gen = IntGen.class, conf = "0:5")
 public class CounterAwaitLincheckTest {
     private static final int THREADS = 3;

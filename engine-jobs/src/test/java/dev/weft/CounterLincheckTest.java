@@ -7,6 +7,7 @@ import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
 import org.jetbrains.lincheck.datastructures.StressOptions;
 import org.jetbrains.lincheck.datastructures.ThreadIdGen;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.Test;
  * (tracked per thread in {@link #outstanding}), so the value never goes below zero and decrement never
  * throws. Decrementing below zero is misuse; {@code CounterAwaitLincheckTest} is where waits are checked.
  */
+@Tag("lincheck")
 @Param(name = "tid", gen = ThreadIdGen.class)
 @Param(name = "n", gen = IntGen.class, conf = "1:2")
 public class CounterLincheckTest {

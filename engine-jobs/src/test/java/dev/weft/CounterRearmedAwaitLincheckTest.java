@@ -8,6 +8,7 @@ import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
 import org.jetbrains.lincheck.datastructures.StressOptions;
 import org.jetbrains.lincheck.datastructures.ThreadIdGen;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * <p>Counters are re-armed whenever one counter spans batches: {@code run(job, counter)} from several
  * threads while another waits for zero, or a per-system counter reused frame after frame.
  */
+@Tag("lincheck")
 @EnabledIfSystemProperty(named = "weft.knownBugs", matches = "true")
 @Param(name = "tid", gen = ThreadIdGen.class)
 @Param(name = "target", gen = IntGen.class, conf = "0:1")

@@ -8,6 +8,7 @@ import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
 import org.jetbrains.lincheck.datastructures.StressOptions;
 import org.jetbrains.lincheck.datastructures.Validate;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.Test;
  * <p>No init or post part: the first {@code runMainThreadJobs} binds the calling thread as the owner,
  * and Lincheck runs those parts on another thread than the parallel part's "main" thread.
  */
+@Tag("lincheck")
 @Param(name = "v", gen = IntGen.class, conf = "1:9")
 public class MainThreadMailboxLincheckTest {
     private final JobSystem jobs = JobSystem.builder().name("lincheck").workers(1).build();

@@ -7,6 +7,7 @@ import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
 import org.jetbrains.lincheck.datastructures.StressOptions;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.Test;
  * atomic step (offers that land meanwhile join the batch), so only {@code max = 1} is checked here;
  * {@link InjectionQueueStressTest} checks larger batches for exactly-once delivery.
  */
+@Tag("lincheck")
 @Param(name = "e", gen = IntGen.class, conf = "1:9")
 public class InjectionQueueLincheckTest {
     private final InjectionQueue<Integer> queue = new InjectionQueue<>();

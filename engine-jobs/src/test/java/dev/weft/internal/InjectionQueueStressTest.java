@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
  */
 class InjectionQueueStressTest {
     private static final boolean FULL = "full".equals(System.getProperty("weft.stress"));
-    private static final int PER_PRODUCER = FULL ? 1_000_000 : 100_000;
+    private static final int PER_PRODUCER = FULL ? 5_000_000 : 500_000;
     private static final int PRODUCERS = 3;
     private static final long TIMEOUT_SECONDS = 60;
 

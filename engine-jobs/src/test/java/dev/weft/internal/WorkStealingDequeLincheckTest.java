@@ -5,6 +5,7 @@ import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
 import org.jetbrains.lincheck.datastructures.StressOptions;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.Test;
  * until it gets an element or the deque reads empty. A steal that failed with no competing taker would
  * spin here forever, which Lincheck reports as a hang, so the retry hides nothing.
  */
+@Tag("lincheck")
 @Param(name = "e", gen = IntGen.class, conf = "1:9")
 public class WorkStealingDequeLincheckTest {
     private final WorkStealingDeque<Integer> deque = new WorkStealingDeque<>(2);

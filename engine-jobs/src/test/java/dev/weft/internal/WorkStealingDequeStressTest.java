@@ -22,7 +22,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class WorkStealingDequeStressTest {
     private static final boolean FULL = "full".equals(System.getProperty("weft.stress"));
-    private static final int ELEMENTS = FULL ? 2_000_000 : 200_000;
+    private static final int ELEMENTS = FULL ? 10_000_000 : 1_000_000;
     private static final long TIMEOUT_SECONDS = 60;
 
     @ParameterizedTest(name = "{0} thieves")
