@@ -15,16 +15,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
  * Defects found by {@link SoakTest} and {@link FaultInjectionTest}, each reduced to the smallest program
- * that shows it. Every test here fails on the code it was written against and is {@code @Disabled} with
- * the reason, so the suite stays green; delete the annotation together with the fix. To see them fail:
- * {@code mvn -pl engine-jobs test -Dtest=SoakFindingsTest
- * -Djunit.jupiter.conditions.deactivate=org.junit.*DisabledCondition}.
+ * that shows it. Every test here failed on the code it was written against (commit fae3dfe) and passes
+ * since the fix (commit 3459ad4); they stay as regression tests.
  */
 @Timeout(120)
 class SoakFindingsTest {
@@ -66,7 +63,6 @@ class SoakFindingsTest {
      * stopping. Found by the soak (SHUTDOWN_NOW_MIDWAY lifetimes).
      */
     @Test
-    @Disabled("BUG: a handle cancelled while queued is completed again by shutdownNow (counter decremented twice)")
     void aHandleCancelledWhileQueuedIsNotCompletedAgainByShutdownNow() throws Exception {
         JobSystem jobs = system(1);
         Counter batch = new Counter("batch");
@@ -97,7 +93,6 @@ class SoakFindingsTest {
      * the exception kills that fiber ("Exception in thread weft-fiber-N").
      */
     @Test
-    @Disabled("BUG: a handle cancelled while queued is completed again when its group is cancelled; the fiber dies")
     void aHandleCancelledWhileQueuedIsNotCompletedAgainWhenItsGroupIsCancelled() {
         try (JobSystem jobs = system(1)) {
             JobGroup level = jobs.newGroup("level");
@@ -137,7 +132,6 @@ class SoakFindingsTest {
      * completes, and stats().fibersAlive() stays 1 after close(). Found while writing FaultInjectionTest.
      */
     @Test
-    @Disabled("BUG: close() terminates while a job is parked in Thread.sleep; the job is stranded for ever")
     void closeRunsAJobThatIsSleeping() {
         JobSystem jobs = system(1);
         Counter done = new Counter("sleeper");
@@ -158,7 +152,6 @@ class SoakFindingsTest {
 
     /** The same through a monitor held by a plain thread (JDK 25: the contending fiber unmounts). */
     @Test
-    @Disabled("BUG: close() terminates while a job waits for a monitor held by a plain thread; the job is stranded")
     void closeRunsAJobBlockedOnAMonitorHeldByAPlainThread() throws Exception {
         JobSystem jobs = system(1);
         Object monitor = new Object();
@@ -195,7 +188,6 @@ class SoakFindingsTest {
      * shutdown() there; stranding the caller is not.
      */
     @Test
-    @Disabled("BUG: close() called inside a job strands that job (it never returns, its counter never completes)")
     void closeCalledInsideAJobDoesNotStrandIt() {
         JobSystem jobs = system(2);
         Counter done = new Counter("closer");
@@ -212,7 +204,6 @@ class SoakFindingsTest {
      * runs on the main thread (an upload for a level being unloaded).
      */
     @Test
-    @Disabled("BUG: onMainThread from a group's job does not inherit the group; it runs after group.cancel()")
     void aMainThreadJobSubmittedByAGroupsJobBelongsToTheGroup() {
         try (JobSystem jobs = system(1)) {
             jobs.bindMainThread();
@@ -233,7 +224,6 @@ class SoakFindingsTest {
      * (the system is past STOPPING), and awaitTermination then adds cancelAll's list again.
      */
     @Test
-    @Disabled("BUG: a main-thread job cancelled at termination is reported twice by shutdownNow()")
     void shutdownNowReportsAMainThreadJobCancelledAtTerminationOnce() {
         JobSystem jobs = system(1);
         JobHandle<Integer> left = jobs.onMainThread("left for the main thread", () -> 1);   // nobody drains it
