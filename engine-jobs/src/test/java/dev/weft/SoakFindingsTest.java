@@ -210,7 +210,9 @@ class SoakFindingsTest {
             JobGroup level = jobs.newGroup("level");
             AtomicInteger uploads = new AtomicInteger();
             List<JobHandle<Integer>> upload = Collections.synchronizedList(new ArrayList<>());
-            TestSupport.join(level.submit(() -> upload.add(jobs.onMainThread("upload", uploads::incrementAndGet))));
+            // Poll rather than join: a join on the main thread would run the queued upload while it waits.
+            level.submit(() -> upload.add(jobs.onMainThread("upload", uploads::incrementAndGet)));
+            TestSupport.eventually("the upload was queued", () -> !upload.isEmpty());
             level.cancel();
             jobs.runMainThreadJobs(Long.MAX_VALUE);
             assertEquals(0, uploads.get(), "the upload of a cancelled level ran");
