@@ -10,24 +10,23 @@ import org.jetbrains.lincheck.datastructures.StressOptions;
 import org.jetbrains.lincheck.datastructures.ThreadIdGen;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
- * KNOWN BUG (reported with this test; enable with {@code -Dweft.knownBugs=true}, and drop the guard
- * once fixed): {@link Counter#await(long, Duration)} on a counter that is re-armed ({@code add} after it
- * fell) can return true although the value stayed above the target for the whole call.
+ * Linearizability of {@link Counter#await(long, Duration)} (zero timeout) on a counter that is re-armed
+ * while waited on: threads add and decrement (each only units it added itself, so the value never goes
+ * below zero) while others wait for 0 or 1. An await returns true only if the value was at or below the
+ * target at some moment of the call. Model checking and a stress run side by side.
  *
- * <p>A decrementer computes its new value {@code v} by getAndAdd, and only afterwards reads the wait
- * stack and fires every node with {@code v <= target}. A waiter that registered in between (after an
- * {@code add} raised the value again) is fired by that stale {@code v}. Model checking finds it in
- * {@code add; decrement || add; await(1)}: decrement 2 -> 1, switch, add 1 -> 2, await(1) registers,
- * switch, the decrementer fires it with v = 1 while the value is 2.
- *
- * <p>Counters are re-armed whenever one counter spans batches: {@code run(job, counter)} from several
- * threads while another waits for zero, or a per-system counter reused frame after frame.
+ * <p>Regression test: before the add-epoch was packed with the value, a decrementer computed its new
+ * value {@code v} by getAndAdd and only afterwards read the wait stack, firing every node with
+ * {@code v <= target}, so a waiter that registered in between, after an {@code add} raised the value
+ * again, was fired by the stale {@code v}. Model checking found it in {@code add; decrement || add;
+ * await(1)}: decrement 2 -> 1, switch, add 1 -> 2, await(1) registers, switch, the decrementer fires it
+ * with v = 1 while the value is 2. Counters are re-armed whenever one counter spans batches:
+ * {@code run(job, counter)} from several threads while another waits for zero, or a counter reused
+ * frame after frame.
  */
 @Tag("lincheck")
-@EnabledIfSystemProperty(named = "weft.knownBugs", matches = "true")
 @Param(name = "tid", gen = ThreadIdGen.class)
 @Param(name = "target", gen = IntGen.class, conf = "0:1")
 public class CounterRearmedAwaitLincheckTest {
@@ -60,8 +59,8 @@ public class CounterRearmedAwaitLincheckTest {
     @Test
     void modelChecking() {
         new ModelCheckingOptions()
-                .iterations(LincheckBudget.iterations(30))
-                .invocationsPerIteration(LincheckBudget.invocations(1_000))
+                .iterations(LincheckBudget.iterations(20))
+                .invocationsPerIteration(LincheckBudget.invocations(500))
                 .threads(3)
                 .actorsPerThread(3)
                 .actorsBefore(2)
@@ -72,8 +71,8 @@ public class CounterRearmedAwaitLincheckTest {
     @Test
     void stress() {
         new StressOptions()
-                .iterations(LincheckBudget.iterations(30))
-                .invocationsPerIteration(LincheckBudget.invocations(3_000))
+                .iterations(LincheckBudget.iterations(20))
+                .invocationsPerIteration(LincheckBudget.invocations(2_000))
                 .threads(3)
                 .actorsPerThread(3)
                 .actorsBefore(2)

@@ -11,7 +11,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /** Counter wake-ups under load, and the exactly-once decrement of a job's counter. */
 class CounterStressTest {
@@ -70,16 +69,13 @@ class CounterStressTest {
     }
 
     /**
-     * KNOWN BUG (enable with {@code -Dweft.knownBugs=true}; drop the guard once fixed): a queued handle
-     * cancelled with {@link JobHandle#cancel()} (which completes it and decrements its counter) is
-     * completed again by {@code shutdownNow()}, which still finds it in the queue: its counter goes down
-     * twice. Here the counter reaches 0 while the blocker job is still running, {@code shutdownNow}
-     * throws IllegalStateException from the handle's own done counter, and the blocker's legitimate
-     * decrement later goes "below zero". The same double completion happens when a worker or the
-     * main thread reaches such a handle after its group was cancelled or during shutdownNow.
+     * A queued handle cancelled with {@link JobHandle#cancel()} (which completes it and decrements its
+     * counter) is not completed again by {@code shutdownNow()}, which still finds it in the queue.
+     * Regression test: its counter went down twice, reaching 0 while the blocker job was still running;
+     * {@code shutdownNow} threw IllegalStateException from the handle's own done counter, and the
+     * blocker's legitimate decrement later went "below zero".
      */
     @Test
-    @EnabledIfSystemProperty(named = "weft.knownBugs", matches = "true")
     void cancelledHandleDecrementsItsCounterOnceAcrossShutdownNow() throws Exception {
         List<String> uncaught = new ArrayList<>();
         JobSystem jobs = JobSystem.builder().name("double-complete").workers(1)

@@ -13,13 +13,15 @@ import org.openjdk.jcstress.infra.results.II_Result;
 
 /**
  * Guarantee: when the owner's {@code pop} and one thief's {@code steal} race for the last element,
- * exactly one of them gets it. This is the StoreLoad (full fence) plus last-element CAS of Chase–Lev.
+ * exactly one of them gets it: the owner sees {@code top == bottom} and races the thief with a CAS on
+ * top. (The StoreLoad fence in pop cannot matter here, since the CAS decides; it is what
+ * {@link DequePushPopVsStealTwice} checks.)
  */
 @JCStressTest
 @Description("WorkStealingDeque: owner pop vs thief steal on the only element")
 @Outcome(id = "1, 0", expect = ACCEPTABLE, desc = "owner pop won the last element, steal saw empty or lost the CAS")
 @Outcome(id = "0, 1", expect = ACCEPTABLE, desc = "thief steal won the last element, pop saw empty or lost the CAS")
-@Outcome(id = "1, 1", expect = FORBIDDEN, desc = "both took the last element: missing StoreLoad fence or last-element CAS")
+@Outcome(id = "1, 1", expect = FORBIDDEN, desc = "both took the last element: pop took it without winning the top CAS")
 @Outcome(id = "0, 0", expect = FORBIDDEN, desc = "neither took it although nothing else could have: element lost")
 @Outcome(expect = FORBIDDEN, desc = "an element that was never pushed came out")
 @State

@@ -15,7 +15,9 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
 /**
  * Guarantee: with element 1 queued, the owner pushing 2 then popping while one thief steals twice takes
  * every element exactly once: the first steal always gets 1 (it is there from the start and only a thief
- * takes from the top), and the owner's pop races the second steal for 2, the last element. The two-CPU form of
+ * takes from the top), and the owner's pop races the second steal for 2, the last element. If pop's
+ * StoreLoad fence is missing, pop can read the old top (0), see two elements, and take 2 without a CAS
+ * while the second steal still reads the old bottom (2) and takes 2 as well. The two-CPU form of
  * {@link DequePushPopVsTwoThieves}.
  *
  * <p>Result: r1 = owner's pop, r2 = first steal, r3 = second steal, r4 = mask of elements left.

@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
  * Linearizability of {@link WorkStealingDeque} against itself run sequentially (a plain deque: push and
  * pop at the bottom, steal at the top), by Lincheck model checking and by a stress run side by side.
  * Owner operations share one thread ({@code nonParallelGroup = "owner"}); steals run on every thread.
- * Capacity 2, so scenarios grow the ring while thieves read it.
+ * The deque starts with three elements (10, 11, 12) in its smallest ring (4 slots), so two pushes grow
+ * the ring while thieves read it.
  *
  * <p>{@code steal} may return null when it lost the top CAS to another taker although elements remain:
  * that is its contract, not linearizable as a plain deque's steal. The operation here therefore retries
@@ -23,6 +24,12 @@ import org.junit.jupiter.api.Test;
 @Param(name = "e", gen = IntGen.class, conf = "1:9")
 public class WorkStealingDequeLincheckTest {
     private final WorkStealingDeque<Integer> deque = new WorkStealingDeque<>(2);
+
+    public WorkStealingDequeLincheckTest() {
+        deque.push(10);
+        deque.push(11);
+        deque.push(12);
+    }
 
     @Operation(nonParallelGroup = "owner")
     public void push(@Param(name = "e") int e) {

@@ -14,10 +14,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Seeded stress of {@link WorkStealingDeque} with one owner (random push/pop bursts, starting at
- * capacity 2 so the ring grows while thieves read it) and 1 to 3 thieves: every pushed element is taken
- * exactly once, and each thief takes elements in push order (top only moves forward, and a slot is
- * refilled only after the older element below it was pushed). This is the multi-thief check that
+ * Seeded stress of {@link WorkStealingDeque} with one owner (random push/pop bursts, starting from the
+ * smallest ring, 4 slots, so it grows while thieves read it) and 1 to 3 thieves: every pushed element is
+ * taken exactly once, and each thief takes elements in push order (top only moves forward, and a slot
+ * is refilled only after the older element below it was pushed). This is the multi-thief check that
  * jcstress cannot schedule on a two-core machine.
  */
 class WorkStealingDequeStressTest {
