@@ -59,12 +59,14 @@ class SoakTest {
     private static final int LIFETIMES = TestSupport.FULL ? FULL_LIFETIMES : CI_LIFETIMES;
     private static final int MAX_TOP_JOBS = TestSupport.FULL ? 3000 : 500;
     /**
-     * False (the default): the soak does not cancel a handle that a later group cancel or shutdownNow
-     * could reach while it is still queued, which completes it a second time (see
-     * {@link SoakFindingsTest#aHandleCancelledWhileQueuedIsNotCompletedAgainByShutdownNow}). Run with
-     * {@code -Dweft.soak.knownBugs=true} to include it; make it the default once that is fixed.
+     * False (the default): a job woken with JobCancelledException while it is not cancelled itself, when
+     * it runs nested inside another job's wait on the same fiber (the cancelled handle's), is counted as
+     * the known defect of {@link SoakFindingsTest#cancellingAHandleDoesNotFailAJobItRunsInline} and not
+     * failed. {@code -Dweft.soak.knownBugs=true} fails on it; make that the default once it is fixed.
+     * (Until 3459ad4 this flag kept the soak from cancelling handles that shutdownNow or a group cancel
+     * could reach while queued; those are fixed and always exercised now.)
      */
-    private static final boolean INCLUDE_KNOWN_BUGS = Boolean.getBoolean("weft.soak.knownBugs");
+    private static final boolean STRICT = Boolean.getBoolean("weft.soak.knownBugs");
     /** Timed waits inside jobs: longer than the test thread's, so a hang is caught while it still hangs. */
     private static final java.time.Duration JOB_WAIT = LONG.multipliedBy(2);
 
@@ -89,7 +91,7 @@ class SoakTest {
 
     static final class Totals {
         long lifetimes, jobsRun, mainThreadJobsRun, cancelled, rejected, reportedByShutdownNow;
-        long unchecked, checked, errors, handleCancels, groupCancels, honoured, waits, rangePieces;
+        long unchecked, checked, errors, handleCancels, groupCancels, honoured, waits, rangePieces, knownNestedCancels;
         final Map<Ending, Integer> endings = new java.util.EnumMap<>(Ending.class);
 
         void add(Totals o) {
@@ -107,6 +109,7 @@ class SoakTest {
             honoured += o.honoured;
             waits += o.waits;
             rangePieces += o.rangePieces;
+            knownNestedCancels += o.knownNestedCancels;
             o.endings.forEach((k, v) -> endings.merge(k, v, Integer::sum));
         }
 
@@ -115,9 +118,10 @@ class SoakTest {
             return String.format("%d lifetimes, %d jobs run on workers (%d parallelFor pieces) + %d on the main thread, "
                             + "%d cancelled (%d reported by shutdownNow), %d ended by honouring cancellation, %d refused "
                             + "at submission; failures injected: %d unchecked, %d checked, %d Error; %d handle.cancel(), "
-                            + "%d JobGroup.cancel(); %d waits parked a fiber; endings %s",
+                            + "%d JobGroup.cancel(); %d waits parked a fiber; %d nested jobs woken by another's cancel "
+                            + "(known defect); endings %s",
                     lifetimes, jobsRun, rangePieces, mainThreadJobsRun, cancelled, reportedByShutdownNow, honoured,
-                    rejected, unchecked, checked, errors, handleCancels, groupCancels, waits, endings);
+                    rejected, unchecked, checked, errors, handleCancels, groupCancels, waits, knownNestedCancels, endings);
         }
     }
 
@@ -217,6 +221,7 @@ class SoakTest {
         final AtomicLong waitTimeouts = new AtomicLong();
         final LongAdder unchecked = new LongAdder(), checked = new LongAdder(), errors = new LongAdder();
         final LongAdder handleCancels = new LongAdder(), rejected = new LongAdder(), honoured = new LongAdder();
+        final LongAdder knownNestedCancels = new LongAdder();
         final AtomicInteger childIds = new AtomicInteger();
         Rec[] top;
         Counter[] finished;
@@ -509,18 +514,27 @@ class SoakTest {
             }
         }
 
-        /** See {@link #INCLUDE_KNOWN_BUGS}. */
+        /** Every handle may be cancelled (the double completion of 3459ad4 is fixed). */
         private boolean mayCancel(Rec target) {
-            if (INCLUDE_KNOWN_BUGS) {
-                return true;
-            }
-            boolean stopsNow = ending == Ending.SHUTDOWN_NOW_MIDWAY || ending == Ending.SHUTDOWN_NOW_FROM_OTHER_THREAD
-                    || ending == Ending.SHUTDOWN_NOW_FROM_A_JOB || ending == Ending.SHUTDOWN_NOW_AFTER_DRAIN;
-            return !stopsNow && groupOf[indexOf(target)] < 0;
+            return target != null;
         }
 
-        private int indexOf(Rec topLevel) {
-            return Integer.parseInt(topLevel.name.substring(topLevel.name.lastIndexOf("-t") + 2));
+        /**
+         * The known defect of {@link #STRICT}: a JobCancelledException that is not this job's, while it
+         * runs nested (its body below another job's body on this fiber's stack). Counted, not failed.
+         */
+        private boolean knownNestedCancel() {
+            if (STRICT || Jobs.isCancelled()) {
+                return false;
+            }
+            long bodies = StackWalker.getInstance().walk(frames -> frames
+                    .filter(f -> f.getClassName().equals(Lifetime.class.getName()) && f.getMethodName().equals("body"))
+                    .count());
+            if (bodies >= 2) {
+                knownNestedCancels.increment();
+                return true;
+            }
+            return false;
         }
 
         private static void throwIt(Throwable t) throws Exception {
@@ -532,7 +546,14 @@ class SoakTest {
 
         /** Waits for top-level job {@code d} and checks that the wait reported exactly its outcome. */
         private void waitForTop(Rec waiter, int d, boolean timed) {
-            awaitCounter(gate[d], timed, waiter);
+            try {
+                awaitCounter(gate[d], timed, waiter);
+            } catch (JobCancelledException e) {
+                if (knownNestedCancel()) {
+                    return;                                // woken by another job's cancellation (known)
+                }
+                throw e;                                  // ours (honoured), or reported by body()
+            }
             Rec dep = top[d];
             if (!dep.submitted) {
                 return;                                   // refused at submission: nothing to wait for
@@ -567,7 +588,7 @@ class SoakTest {
                 if (Jobs.isCancelled()) {
                     throw e;                              // the waiter itself was cancelled: it honours it
                 }
-                if (!viaHandle || !h.isCancelled()) {
+                if ((!viaHandle || !h.isCancelled()) && !knownNestedCancel()) {
                     violation(waiter.name + " got " + e + " waiting on " + dep.name + " (handle " + h + ")");
                 }
             }
@@ -631,7 +652,14 @@ class SoakTest {
             }
             boolean timed = r.nextBoolean();
             try {
-                awaitCounter(kids, timed, parent);
+                try {
+                    awaitCounter(kids, timed, parent);
+                } catch (JobCancelledException e) {
+                    if (knownNestedCancel()) {
+                        return;                            // woken by another job's cancellation (known)
+                    }
+                    throw e;
+                }
                 if (coverage != null && !Jobs.isCancelled()) {
                     for (int k = 0; k < coverage.length(); k++) {
                         if (coverage.get(k) != 1) {
@@ -698,7 +726,7 @@ class SoakTest {
                 if (Jobs.isCancelled()) {
                     throw e;
                 }
-                if (!h.isCancelled()) {
+                if (!h.isCancelled() && !knownNestedCancel()) {
                     violation(parent.name + ": main-thread join threw " + e + " though the job was not cancelled");
                 }
             }
@@ -824,6 +852,7 @@ class SoakTest {
             mine.honoured = honoured.sum();
             mine.waits = s.waits();
             mine.rangePieces = rangeBodies.sum();
+            mine.knownNestedCancels = knownNestedCancels.sum();
             mine.endings.put(ending, 1);
             totals.add(mine);
         }
