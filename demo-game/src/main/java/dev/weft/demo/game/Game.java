@@ -3,6 +3,9 @@ package dev.weft.demo.game;
 import dev.weft.JobHandle;
 import dev.weft.JobSystem;
 import dev.weft.JobTrace;
+import dev.weft.demo.assets.pipeline.AssetManager;
+import dev.weft.demo.assets.pipeline.FaultPlan;
+import dev.weft.demo.assets.pipeline.PipelineLevelLoading;
 import dev.weft.JobSystemStats;
 import dev.weft.demo.render.Camera;
 import dev.weft.demo.render.DirectionalLight;
@@ -83,6 +86,7 @@ public final class Game {
 
     private final GameConfig cfg;
     private final PrintStream out;
+    private AssetManager assets;             // the real loader's manager, closed before the job system
 
     private Game(GameConfig cfg) {
         this.cfg = cfg;
@@ -110,9 +114,9 @@ public final class Game {
                 out.println("weft-demo: --screenshot " + cfg.screenshot() + " skipped: no GL display could be opened"
                         + (cfg.display() == GameConfig.DisplayChoice.NONE ? " (--display none)" : " (see above)"));
             }
-            // The engine's watchdog is on in the demo: it names jobs that wait or hold a worker for over 2 s.
+            // The engine's watchdog is on in the demo: it names jobs that wait or hold a worker for over 10 s.
             JobSystem jobs = JobSystem.builder().name("weft").workers(cfg.workers())
-                    .watchdog(Duration.ofSeconds(2), r -> out.println(r)).build();
+                    .watchdog(Duration.ofSeconds(10), r -> out.println(r)).build();
             JobTrace trace = cfg.trace() != null ? jobs.startTrace(TRACE_EVENTS_PER_WORKER) : null;
             boolean wedged = false;
             Played played;
@@ -132,6 +136,9 @@ public final class Game {
             } catch (RuntimeException e) {
                 throw new GameException(EXIT_FAILED, "failed: " + e, e);
             } finally {
+                if (assets != null) {
+                    assets.close();                 // before the job system: it cancels and frees its loads
+                }
                 if (!wedged) {
                     jobs.close();
                 }
@@ -374,10 +381,21 @@ public final class Game {
         return new float[] {2f, 1f};
     }
 
+    /**
+     * The real asset pipeline: files read on I/O threads while fibers park, decoded on BACKGROUND jobs,
+     * one job graph per level. {@code --asset-latency-ms} is added to every file read (a slow disk), so
+     * the loading screen is visible even though the classpath is fast.
+     */
+    private LevelLoading realLoader(JobSystem jobs) {
+        FaultPlan disk = cfg.assetLatency().isZero() ? FaultPlan.NONE
+                : FaultPlan.builder().latency("*", cfg.assetLatency()).build();
+        assets = AssetManager.builder(jobs).faults(disk).build();
+        return new PipelineLevelLoading(assets);
+    }
+
     private Loaded load(Display display, Renderer renderer, JobSystem jobs, FrameTimeGraph graph, GpuTable gpu)
             throws GameException {
-        LevelLoading loading = cfg.loading() != null ? cfg.loading().apply(jobs)
-                : new ProceduralLevelLoading(jobs, cfg.assetLatency());
+        LevelLoading loading = cfg.loading() != null ? cfg.loading().apply(jobs) : realLoader(jobs);
         boolean windowShowsBar = display.kind() == DisplayKind.WINDOW;
         LoadProgressPrinter printer = new LoadProgressPrinter(out,
                 LoadProgressPrinter.choose(windowShowsBar, cfg.progress(), out), cfg.level());
