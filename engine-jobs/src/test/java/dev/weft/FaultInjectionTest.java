@@ -358,8 +358,8 @@ class FaultInjectionTest {
     /**
      * JDK 25 (JEP 491): a virtual thread sleeping inside synchronized unmounts, so even one worker goes
      * on with other jobs, and a contender for the monitor parks instead of pinning. The watchdog reports
-     * nothing for it: it neither holds a worker nor waits in a Weft wait. (The test joins the sleeper
-     * before close(): see SoakFindingsTest#closeRunsAJobThatIsSleeping.)
+     * nothing for it: it neither holds a worker nor waits in a Weft wait (a gap: such a job is invisible
+     * to the watchdog however long it stays parked).
      */
     @Test
     void sleepingInsideSynchronizedDoesNotHoldTheOnlyWorker() {
