@@ -41,8 +41,8 @@ final class Worker {
     static final int JOBS_CANCELLED = 7;
     static final int STAT_COUNT = 8;
 
-    static final int MAX_FREE_NODES = 4096;
-    private static final int RETURN_CAPACITY = 4096;
+    static final int MAX_FREE_NODES = 1 << 16;           // enough for a frame of in-flight jobs
+    private static final int RETURN_CAPACITY = 1 << 16;
 
     final Scheduler scheduler;
     final int index;
