@@ -39,7 +39,7 @@ public final class JobSystem implements AutoCloseable {
 
     private JobSystem(Builder b) {
         this.scheduler = new Scheduler(b.name, b.deterministicSeed != null ? 1 : b.workers, b.workerStackBytes,
-                b.idleStrategy, b.fiberPool, b.uncaughtFailureHandler, b.deterministicSeed);
+                b.idleStrategy, b.fiberPool, b.uncaughtFailureHandler, b.deterministicSeed, b.pinWorkers);
         if (b.watchdogThreshold != null) {
             new Watchdog(scheduler, b.watchdogThreshold, b.watchdogSink).start();
         }
@@ -255,6 +255,7 @@ public final class JobSystem implements AutoCloseable {
         private Duration watchdogThreshold;
         private java.util.function.Consumer<WatchdogReport> watchdogSink = r -> System.err.println(r);
         private Long deterministicSeed;
+        private boolean pinWorkers;
         private BiConsumer<String, Throwable> uncaughtFailureHandler = (job, t) -> {
             System.err.println("weft: job '" + job + "' failed and nobody waits for it:");
             t.printStackTrace();
@@ -319,6 +320,18 @@ public final class JobSystem implements AutoCloseable {
             }
             this.watchdogThreshold = threshold;
             this.watchdogSink = Objects.requireNonNull(sink, "sink");
+            return this;
+        }
+
+        /**
+         * Pins worker {@code i} to CPU {@code i mod availableProcessors} with libc's
+         * {@code sched_setaffinity} (Linux, through the Foreign Function API; the JVM should run with
+         * {@code --enable-native-access=ALL-UNNAMED}). Elsewhere, or if the call fails, the workers run
+         * unpinned and one line on stderr says why. Off by default: on a shared or small machine pinning
+         * can make frame times worse (the OS can no longer move a worker off a busy core).
+         */
+        public Builder pinWorkersToCores(boolean pin) {
+            this.pinWorkers = pin;
             return this;
         }
 

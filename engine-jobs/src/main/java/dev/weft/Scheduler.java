@@ -114,6 +114,7 @@ final class Scheduler {
     private final AtomicLong cancelledOutsideWorkers = new AtomicLong();
     private final AtomicLong fiberIds = new AtomicLong();
     private final AtomicInteger wakeCursor = new AtomicInteger();
+    volatile boolean pinWorkers;        // set before the workers start (see JobSystem.Builder.pinWorkersToCores)
     private volatile JobTrace trace;    // the recording in progress, or null (read once per job)
     private volatile int sleepers;      // workers registered as parked; CAS/getAndAdd only
     private volatile int runState;      // RUNNING → CLOSING/STOPPING → TERMINATED
@@ -121,7 +122,7 @@ final class Scheduler {
     @SuppressWarnings("unchecked")
     Scheduler(String name, int workerCount, long workerStackBytes, IdleStrategy idleStrategy,
               FiberPoolPolicy fiberPolicy, BiConsumer<String, Throwable> uncaughtFailureHandler,
-              Long deterministicSeed) {
+              Long deterministicSeed, boolean pinWorkers) {
         dev.weft.internal.FiberSupport.check();
         JfrEvents.init();
         this.name = name;
@@ -143,6 +144,7 @@ final class Scheduler {
             }
         }
         this.terminated = new CountDownLatch(workerCount);
+        this.pinWorkers = pinWorkers;
         for (Worker w : workers) {
             w.thread.start();
         }
@@ -860,6 +862,20 @@ final class Scheduler {
 
     void workerExited(Worker w) {
         terminated.countDown();
+    }
+
+    /** On the worker's own thread, first thing: pin it to CPU (index mod CPUs) if asked to. */
+    void maybePin(Worker w) {
+        if (!pinWorkers) {
+            return;
+        }
+        int cpu = w.index % Runtime.getRuntime().availableProcessors();
+        java.util.Optional<String> failure = dev.weft.internal.CpuAffinity.pinCurrentThread(cpu);
+        if (failure.isEmpty()) {
+            w.pinnedCpu = cpu;
+        } else if (w.index == 0) {
+            System.err.println("weft: workers of '" + name + "' run unpinned: " + failure.get());
+        }
     }
 
     // ------------------------------------------------------------------ tracing and JFR

@@ -145,8 +145,11 @@ final class Worker {
         return null;
     }
 
+    volatile int pinnedCpu = -1;                 // the CPU this worker's thread is pinned to, or -1
+
     /** The carrier loop: mount ready fibers, start jobs on pooled fibers, idle when there is nothing. */
     void runCarrierLoop() {
+        scheduler.maybePin(this);
         try {
             for (;;) {
                 Object item = next;
