@@ -210,9 +210,9 @@ public final class JobSystem implements AutoCloseable {
         return scheduler.awaitTermination(timeout);
     }
 
-    /** True once every worker has stopped. */
+    /** True once every worker has stopped and every fiber has been retired. */
     public boolean isTerminated() {
-        return scheduler.isTerminated();
+        return scheduler.workersExited();
     }
 
     /**

@@ -166,6 +166,11 @@ final class Scheduler {
         return runState;
     }
 
+    /** Every worker has exited (after retiring its idle fibers): what JobSystem.isTerminated reports. */
+    boolean workersExited() {
+        return terminated.getCount() == 0;
+    }
+
     // ------------------------------------------------------------------ submission
 
     void run(Priority priority, String jobName, Job job, Counter counter, JobGroup group) {
