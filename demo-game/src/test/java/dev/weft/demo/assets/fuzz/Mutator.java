@@ -224,8 +224,9 @@ final class Mutator {
                 String[] ends = {"", "", "x", ".", "e", ".5x", "-"};
                 String end = ends[rnd.nextInt(ends.length)];
                 // A long digit run that fails to match costs LevelFileParser quadratic time (a known bug, see
-                // fuzz-regressions/level-coordinate-backtracking.level): CI keeps those short and cheap.
-                int max = end.isEmpty() || AssetParserFuzzTest.FULL ? 40_000 : 4_000;
+                // fuzz-regressions/level-coordinate-backtracking.level), and a parser thread stuck in it keeps
+                // burning a core after its timeout: keep those short while the bug stands (raise with the fix).
+                int max = end.isEmpty() ? 40_000 : 4_000;
                 replacement = "1".repeat(1 + rnd.nextInt(max)) + end;
             } else {
                 replacement = EDGE_NUMBERS[rnd.nextInt(EDGE_NUMBERS.length)];
