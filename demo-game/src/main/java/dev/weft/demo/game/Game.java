@@ -169,6 +169,8 @@ public final class Game {
     }
 
     private static final Duration STOP_GRACE = Duration.ofSeconds(2);
+    /** The levels the assets module generates (see assets/README.md). */
+    private static final List<String> SHIPPED_LEVELS = List.of("demo", "tiny");
     /** Events kept per worker by --trace: enough for the load and the first few hundred frames. */
     private static final int TRACE_EVENTS_PER_WORKER = 400_000;
 
@@ -437,7 +439,8 @@ public final class Game {
                 if (ready.isEmpty()) {
                     printer.interrupt();
                     throw new GameException(EXIT_FAILED, "level '" + cfg.level() + "' could not be loaded: "
-                            + (load.failures().isEmpty() ? "no reason given" : load.failures()));
+                            + (load.failures().isEmpty() ? "no reason given" : load.failures())
+                            + " (levels shipped with the demo: " + String.join(", ", SHIPPED_LEVELS) + ")");
                 }
                 level = ready.get();
                 meshUploads = new ArrayList<>();
