@@ -17,14 +17,17 @@ import org.junit.jupiter.api.Test;
  * waiting main thread from sleeping through a main-thread job, and many producers against one owner.
  */
 class MainThreadMailboxStressTest {
-    private static final int ROUNDS = TestSupport.FULL ? 20_000 : 2_000;
+    private static final int ROUNDS = TestSupport.FULL ? 200_000 : 20_000;
+    /** A round that waits this long slept through its wake-up (a round takes microseconds). */
+    private static final Duration WAIT = Duration.ofSeconds(5);
     private static final int PER_PRODUCER = TestSupport.FULL ? 50_000 : 5_000;
 
     /**
      * "Decode on a worker, upload on the main thread, continue": the main thread waits on a counter
      * while the job it waits for posts a main-thread job and joins it. The post races with the main
-     * thread going to sleep in its wait; if the post's wake-up were lost, the round would deadlock until
-     * the timeout (the waiting main thread is the only one that can run the upload).
+     * thread going to sleep in its wait; if the post's wake-up were lost, the main thread would sleep
+     * until its timeout (it is the only thread that can run the upload). A timed wait that slept through
+     * its wake-up still ends well (it runs the upload after waking by timeout), so lateness is checked.
      */
     @Test
     void waitingMainThreadNeverSleepsThroughAMainThreadJob() {
@@ -42,9 +45,11 @@ class MainThreadMailboxStressTest {
                     }).join();
                     assertEquals(round, v);
                 }, done);
-                if (!done.await(TestSupport.LONG)) {
-                    fail("round " + i + ": the main thread slept through the upload job for " + TestSupport.LONG
-                            + "\n" + TestSupport.threadDump());
+                long t0 = System.nanoTime();
+                boolean reached = done.await(WAIT);
+                if (!reached || System.nanoTime() - t0 >= WAIT.toNanos()) {
+                    fail("round " + i + ": the waiting main thread slept through the upload job until its " + WAIT
+                            + " timeout (reached: " + reached + ")\n" + TestSupport.threadDump());
                 }
                 assertSame(main, ranOn.get(), "round " + i + ": the upload ran off the main thread");
                 assertEquals(0, done.value());
