@@ -59,6 +59,14 @@ abstract class JobNode {
 
     abstract String defaultName();
 
+    /** Clears what every kind of job carries, before a pooled node goes back to a free list. */
+    final void resetForReuse() {
+        counter = null;
+        group = null;
+        name = null;
+        resetState();
+    }
+
     final void resetState() {
         STATE.setOpaque(this, NEW);
         CANCEL_REQUESTED.setOpaque(this, false);

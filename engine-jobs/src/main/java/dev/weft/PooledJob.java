@@ -30,10 +30,7 @@ final class PooledJob extends JobNode {
     @Override
     void recycle(Worker w) {
         job = null;
-        counter = null;
-        group = null;
-        name = null;
-        resetState();
+        resetForReuse();
         if (home != null) {
             w.giveBack(this, home, false);
         }

@@ -41,11 +41,8 @@ final class RangeNode extends JobNode {
     @Override
     void recycle(Worker w) {
         body = null;
-        counter = null;
-        group = null;
-        name = null;
         scheduler = null;
-        resetState();
+        resetForReuse();
         if (home != null) {
             w.giveBack(this, home, true);
         }

@@ -181,17 +181,23 @@ final class Scheduler {
             throw new NullPointerException("priority is null: use Priority.NORMAL for ordinary jobs");
         }
         Worker w = Worker.current(this);
-        PooledJob j = w != null ? (PooledJob) Worker.takeFree(w.freeJobs, w.returnedJobs) : null;
-        if (j == null) {
-            j = new PooledJob();
-            j.home = w;
-        }
+        PooledJob j = pooledJob(w);
         j.job = job;
         j.name = jobName;
         j.priority = priority.ordinal();
         j.counter = counter;
         j.group = group;
         submit(j, w);
+    }
+
+    /** A recycled fire-and-forget node of worker {@code w} (null: outside the workers), or a new one. */
+    private static PooledJob pooledJob(Worker w) {
+        PooledJob j = w != null ? (PooledJob) Worker.takeFree(w.freeJobs, w.returnedJobs) : null;
+        if (j == null) {
+            j = new PooledJob();
+            j.home = w;
+        }
+        return j;
     }
 
     /** Submits several jobs with one counter: one atomic add for the batch, one wake-up at most. */
@@ -217,11 +223,7 @@ final class Scheduler {
         JobGroup group = inheritedGroup(w);
         boolean wasEmpty = false;
         for (Job job : batch) {
-            PooledJob j = (PooledJob) Worker.takeFree(w.freeJobs, w.returnedJobs);
-            if (j == null) {
-                j = new PooledJob();
-                j.home = w;
-            }
+            PooledJob j = pooledJob(w);
             j.job = job;
             j.priority = priority.ordinal();
             j.counter = counter;
