@@ -683,19 +683,22 @@ final class Scheduler {
             }
             w.exhaustedSinceNanos = 0;                   // a fiber came back, or nothing waits to start
         }
-        for (int i = 0; i < s.spins(); i++) {
-            if (hasVisibleWork() || runState == TERMINATED) {
+        for (int i = 0; i < s.spins() && runState == RUNNING; i++) {
+            if (hasVisibleWork()) {
                 return;
             }
             Thread.onSpinWait();
         }
-        for (int i = 0; i < s.yields(); i++) {
-            if (hasVisibleWork() || runState == TERMINATED) {
+        for (int i = 0; i < s.yields() && runState == RUNNING; i++) {
+            if (hasVisibleWork()) {
                 return;
             }
             Thread.yield();
         }
-        if (s.parks()) {
+        // Termination is decided by the last worker to park (parkWorker), so once the system is closing
+        // every worker parks when idle, even under a strategy that never parks while running (busySpin,
+        // yielding): without that, close() would wait forever.
+        if (s.parks() || runState != RUNNING) {
             parkWorker(w);
         }
     }
@@ -891,6 +894,10 @@ final class Scheduler {
         if (eventsPerWorker < 1) {
             throw new IllegalArgumentException("eventsPerWorker must be >= 1, got " + eventsPerWorker);
         }
+        if (!OBSERVATION_HOOKS) {
+            throw new IllegalStateException("job traces are compiled out in this JVM: it was started with "
+                    + "-Dweft.internal.observationHooks=false (a benchmark setting); drop that flag to record");
+        }
         JobTrace t = new JobTrace(this, workers.length + 1, eventsPerWorker);
         JobTrace old = trace;
         if (old != null) {
@@ -906,9 +913,19 @@ final class Scheduler {
         }
     }
 
+    /**
+     * Measurement only: {@code -Dweft.internal.observationHooks=false} makes {@link #isObserved()} a
+     * constant false, so the JIT drops the recording hooks from the job path altogether. The bench's
+     * {@code RecordingOverhead} runs EmptyJobs with and without it to price the hooks when nothing
+     * records (the "recording off costs at most 2%" budget). Not a user setting: traces and JFR events
+     * are then refused or absent.
+     */
+    static final boolean OBSERVATION_HOOKS =
+            !"false".equals(System.getProperty("weft.internal.observationHooks"));
+
     /** One or two volatile reads: is anyone recording (a JobTrace, or a JFR recording)? */
     boolean isObserved() {
-        return trace != null || JfrEvents.active;
+        return OBSERVATION_HOOKS && (trace != null || JfrEvents.active);
     }
 
     private int track() {

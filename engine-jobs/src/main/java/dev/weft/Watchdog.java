@@ -50,8 +50,9 @@ final class Watchdog implements Runnable {
             }
             try {
                 check(System.nanoTime());
-            } catch (RuntimeException e) {
-                System.err.println("weft watchdog: check failed: " + e);   // never let it die silently
+            } catch (RuntimeException | LinkageError | StackOverflowError e) {
+                // Never let the watchdog die silently: say so and keep watching.
+                System.err.println("weft watchdog of '" + scheduler.name() + "': a check failed: " + e);
             }
         }
     }

@@ -118,13 +118,14 @@ class DiagnosticsTest {
             never.add(1);
             Counter c = new Counter();
             jobs.run(Priority.NORMAL, "waits for streaming", () -> waitingOnPurpose(never), c);
-            // A job that blocks its carrier: a platform-level sleep the fiber cannot unmount from.
+            // A job that blocks its carrier: a busy loop the fiber cannot unmount from. It holds its worker
+            // until the watchdog has named it (at most the test timeout), so a slow machine cannot let it
+            // end before the watchdog's samples span the threshold.
             jobs.run(Priority.NORMAL, "blocks its worker", () -> {
-                synchronized (DiagnosticsTest.class) {
-                    long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(600);
-                    while (System.nanoTime() < end) {
-                        Thread.onSpinWait();
-                    }
+                long end = System.nanoTime() + TestSupport.LONG.toNanos();
+                while (!has(reports, WatchdogReport.Kind.BLOCKED_WORKER, "blocks its worker")
+                        && System.nanoTime() < end) {
+                    Thread.onSpinWait();
                 }
             }, c);
             // A deadlock: a waits on b's counter, b waits on a's.
@@ -140,7 +141,9 @@ class DiagnosticsTest {
                 bothStarted.decrement();
                 aDone.await();
             }, bDone);
-            eventually("three kinds reported: " + reports, () -> kinds(reports).size() == 3
+            eventually(() -> "three kinds reported; reported so far: "
+                    + reports.stream().map(r -> r.kind() + " '" + r.jobName() + "'").toList() + "; stats " + jobs.stats()
+                    + "; fibers " + fiberStates(jobs) + "; watchdog thread " + watchdogThreadState(), () -> kinds(reports).size() == 3
                     && has(reports, WatchdogReport.Kind.LONG_WAIT, "waits for streaming")
                     && has(reports, WatchdogReport.Kind.BLOCKED_WORKER, "blocks its worker"));
             WatchdogReport wait = find(reports, WatchdogReport.Kind.LONG_WAIT, "waits for streaming");
@@ -160,6 +163,25 @@ class DiagnosticsTest {
             jobs.shutdownNow();                                        // breaks the deadlock by cancellation
             assertTrue(jobs.awaitTermination(TestSupport.LONG), "terminated after shutdownNow");
         }
+    }
+
+    /** Each fiber's thread state, job and wait, read without suspending it (for a failure message). */
+    private static String fiberStates(JobSystem jobs) {
+        return jobs.schedulerForTests().fibers().stream().map(f -> {
+            JobNode j = f.currentJob;
+            WaitNode n = f.waitNode;
+            return f.thread.getName() + " " + f.thread.getState() + " job=" + (j != null ? j.name() : "-")
+                    + " waits=" + (n != null ? n.counter + "/" + n.state() : "-");
+        }).toList().toString();
+    }
+
+    /** The watchdog thread's state and stack, first in a failure message (CI logs cut long dumps). */
+    private static String watchdogThreadState() {
+        return Thread.getAllStackTraces().entrySet().stream()
+                .filter(e -> e.getKey().getName().endsWith("-watchdog"))
+                .map(e -> e.getKey().getName() + " " + e.getKey().getState() + " "
+                        + java.util.Arrays.toString(e.getValue()))
+                .toList().toString();
     }
 
     private static boolean has(List<WatchdogReport> rs, WatchdogReport.Kind k, String job) {
@@ -230,5 +252,40 @@ class DiagnosticsTest {
         assertTrue(p.waitFor(60, TimeUnit.SECONDS));
         assertTrue(out.contains("--add-opens java.base/java.lang=ALL-UNNAMED"), out);
         assertFalse(out.contains("created"), out);
+    }
+
+    @Test
+    void withObservationHooksCompiledOutJobsRunAndATraceIsRefusedNamingTheFlag(@TempDir Path dir) throws Exception {
+        String java = ProcessHandle.current().info().command().orElseThrow();
+        String cp = System.getProperty("java.class.path");
+        Path src = dir.resolve("NoHooks.java");
+        Files.writeString(src, """
+                public class NoHooks {
+                    public static void main(String[] a) {
+                        try (dev.weft.JobSystem jobs = dev.weft.JobSystem.builder().workers(2).build()) {
+                            dev.weft.Counter c = new dev.weft.Counter();
+                            java.util.concurrent.atomic.AtomicInteger ran = new java.util.concurrent.atomic.AtomicInteger();
+                            for (int i = 0; i < 1000; i++) {
+                                jobs.run(ran::incrementAndGet, c);
+                            }
+                            c.await();
+                            System.out.println("ran " + ran.get());
+                            try {
+                                jobs.startTrace(100);
+                                System.out.println("trace started");
+                            } catch (IllegalStateException e) {
+                                System.out.println(e.getMessage());
+                            }
+                        }
+                    }
+                }
+                """);
+        Process p = new ProcessBuilder(java, "--add-opens", "java.base/java.lang=ALL-UNNAMED",
+                "-Dweft.internal.observationHooks=false", "-cp", cp, src.toString()).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        assertTrue(out.contains("ran 1000"), out);
+        assertTrue(out.contains("-Dweft.internal.observationHooks=false"), out);
+        assertFalse(out.contains("trace started"), out);
     }
 }

@@ -445,4 +445,36 @@ class LifecycleTest {
             assertEquals(List.of("orphan: boom"), seen);
         }
     }
+
+    /** Every idle strategy, including those that never park while running, lets close and shutdownNow end. */
+    @ParameterizedTest
+    @ValueSource(strings = {"backoff", "busySpin", "yielding"})
+    void everyIdleStrategyTerminatesOnCloseAndOnShutdownNow(String strategy) throws Exception {
+        for (int workers = 1; workers <= 2; workers++) {
+            for (boolean now : new boolean[] {false, true}) {
+                IdleStrategy s = switch (strategy) {
+                    case "busySpin" -> IdleStrategy.busySpin();
+                    case "yielding" -> IdleStrategy.yielding();
+                    default -> IdleStrategy.backoff();
+                };
+                JobSystem jobs = JobSystem.builder().workers(workers).idleStrategy(s).build();
+                Counter c = new Counter();
+                AtomicInteger ran = new AtomicInteger();
+                for (int i = 0; i < 1000; i++) {
+                    jobs.run(ran::incrementAndGet, c);
+                }
+                await(c);
+                TestSupport.sleepMillis(20);               // let every worker settle into its idle loop
+                if (now) {
+                    jobs.shutdownNow();
+                } else {
+                    jobs.shutdown();
+                }
+                assertTrue(jobs.awaitTermination(LONG), strategy + ", " + workers + " workers, "
+                        + (now ? "shutdownNow" : "shutdown") + ": terminated");
+                assertTrue(jobs.isTerminated());
+                assertEquals(1000, ran.get());
+            }
+        }
+    }
 }

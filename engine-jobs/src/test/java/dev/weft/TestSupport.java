@@ -23,10 +23,15 @@ final class TestSupport {
 
     /** Waits for a condition, failing with a thread dump if it does not become true in time. */
     static void eventually(String what, BooleanSupplier condition) {
+        eventually(() -> what, condition);
+    }
+
+    /** As above; {@code what} is built at the timeout, so it can show the state that was not reached. */
+    static void eventually(java.util.function.Supplier<String> what, BooleanSupplier condition) {
         long deadline = System.nanoTime() + LONG.toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for: " + what + "\n" + threadDump());
+                throw new AssertionError("timed out waiting for: " + what.get() + "\n" + threadDump());
             }
             try {
                 Thread.sleep(1);
