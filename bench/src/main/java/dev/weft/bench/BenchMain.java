@@ -84,6 +84,9 @@ public final class BenchMain implements Callable<Integer> {
                 .measurementTime(TimeValue.milliseconds(profile.measurementMillis))
                 .resultFormat(ResultFormatType.JSON)
                 .result(json.toString());
+        if (!include.contains("RecordingOverhead")) {
+            options.exclude("RecordingOverhead");   // measured apart, in alternating forks: RecordingOverheadMain
+        }
         if (gcProfiler) {
             options.addProfiler("gc");
         }

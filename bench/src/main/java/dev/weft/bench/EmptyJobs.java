@@ -45,11 +45,7 @@ public class EmptyJobs {
     @Setup
     public void setUp() {
         scheduler = Schedulers.create(system, 2);
-        fromJob = switch (submitter) {
-            case "thread" -> false;
-            case "job" -> true;
-            default -> throw new IllegalArgumentException("submitter: " + submitter);
-        };
+        fromJob = fromJob(submitter);
     }
 
     @TearDown
@@ -60,6 +56,20 @@ public class EmptyJobs {
     @Benchmark
     @OperationsPerInvocation(JOBS)
     public void submitAndWait() {
+        submitAndWait(scheduler, fromJob);
+    }
+
+    /** The {@code submitter} parameter: true for {@code job}, false for {@code thread}. */
+    static boolean fromJob(String submitter) {
+        return switch (submitter) {
+            case "thread" -> false;
+            case "job" -> true;
+            default -> throw new IllegalArgumentException("submitter must be thread or job, got " + submitter);
+        };
+    }
+
+    /** One operation: {@value #JOBS} no-op jobs submitted with one completion count and waited for. */
+    static void submitAndWait(SchedulerUnderTest scheduler, boolean fromJob) {
         if (fromJob) {
             scheduler.runAllFromJob(NO_OP, JOBS);
         } else {

@@ -1,0 +1,96 @@
+package dev.weft.bench;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * Prices the recording hooks while nothing records: runs {@link RecordingOverhead.HooksPresent} and
+ * {@link RecordingOverhead.HooksCompiledOut} one fork each, alternating which goes first, for a number
+ * of rounds, and writes each round's ratio and the median (see {@link OverheadSummary}).
+ *
+ * <pre>
+ * java -cp bench/target/benchmarks.jar dev.weft.bench.RecordingOverheadMain               # 6 rounds, ~5 min
+ * java -cp bench/target/benchmarks.jar dev.weft.bench.RecordingOverheadMain --rounds 12
+ * </pre>
+ * Writes {@code <out>/recording-overhead.md}. Reports; never fails on the figures.
+ */
+@Command(name = "RecordingOverheadMain", mixinStandardHelpOptions = true,
+        description = "EmptyJobs on Weft with the recording hooks live vs compiled out, alternating forks.")
+public final class RecordingOverheadMain implements Callable<Integer> {
+    static final String PRESENT = "HooksPresent";
+    static final String COMPILED_OUT = "HooksCompiledOut";
+
+    @Option(names = "--rounds", defaultValue = "6", description = "fork pairs (default: ${DEFAULT-VALUE})")
+    int rounds;
+
+    @Option(names = "--warmup", defaultValue = "3", description = "warm-up iterations of 1 s per fork (default: ${DEFAULT-VALUE})")
+    int warmupIterations;
+
+    @Option(names = "--iterations", defaultValue = "4", description = "measured iterations of 1 s per fork (default: ${DEFAULT-VALUE})")
+    int iterations;
+
+    @Option(names = "--submitter", split = ",", defaultValue = "thread,job",
+            description = "EmptyJobs submitters to measure (default: ${DEFAULT-VALUE})")
+    List<String> submitters;
+
+    @Option(names = "--out", defaultValue = "bench/target/results", description = "result folder (default: ${DEFAULT-VALUE})")
+    Path out;
+
+    @Override
+    public Integer call() throws Exception {
+        if (rounds < 1 || iterations < 1 || warmupIterations < 0) {
+            throw new CommandLine.ParameterException(new CommandLine(this),
+                    "--rounds and --iterations must be at least 1, --warmup at least 0");
+        }
+        List<OverheadSummary.Sample> samples = new ArrayList<>();
+        for (int round = 0; round < rounds; round++) {
+            // Alternate which variant goes first, so a machine that slows down (or speeds up) over the
+            // run does not favour one side.
+            List<String> order = round % 2 == 0 ? List.of(PRESENT, COMPILED_OUT) : List.of(COMPILED_OUT, PRESENT);
+            for (String variant : order) {
+                System.out.printf("%n== round %d/%d: %s ==%n", round + 1, rounds, variant);
+                for (RunResult r : runOne(variant)) {
+                    samples.add(new OverheadSummary.Sample(round, variant, r.getParams().getParam("submitter"),
+                            r.getPrimaryResult().getScore()));
+                }
+            }
+        }
+        String md = OverheadSummary.markdown(samples, "Recording hooks while nothing records: EmptyJobs on Weft, "
+                + rounds + " alternating fork pairs (" + Runtime.version() + ", "
+                + Runtime.getRuntime().availableProcessors() + " CPUs)");
+        Files.createDirectories(out);
+        Path file = out.resolve("recording-overhead.md");
+        Files.writeString(file, md);
+        System.out.println();
+        System.out.print(md);
+        System.out.println("Written: " + file.toAbsolutePath());
+        return 0;
+    }
+
+    private Collection<RunResult> runOne(String variant) throws Exception {
+        return new Runner(new OptionsBuilder()
+                .include("dev\\.weft\\.bench\\.RecordingOverhead\\." + variant + "\\.")
+                .param("submitter", submitters.toArray(String[]::new))
+                .forks(1)
+                .warmupIterations(warmupIterations)
+                .warmupTime(TimeValue.seconds(1))
+                .measurementIterations(iterations)
+                .measurementTime(TimeValue.seconds(1))
+                .build()).run();
+    }
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new RecordingOverheadMain()).execute(args));
+    }
+}
