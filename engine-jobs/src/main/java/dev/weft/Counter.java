@@ -202,9 +202,9 @@ public final class Counter {
     }
 
     /** A job of this counter ended (ran, failed or was cancelled): record the failure, then decrement. */
-    void jobEnded(String jobName, Throwable cause) {
+    void jobEnded(JobNode job, Throwable cause) {
         if (cause != null) {
-            recordFailure(jobName, cause);
+            recordFailure(job.name(), cause);   // the name only on failure: deriving one costs a class lookup
         }
         decrement(1);
     }
@@ -246,7 +246,8 @@ public final class Counter {
             }
         }
         MainThreadMailbox mailbox = fiber == null ? MainThreadMailbox.ownedByCurrentThread() : null;
-        WaitNode node = new WaitNode(Thread.currentThread(), target, this, epochOf(state));
+        WaitNode node = new WaitNode(Thread.currentThread(), target, this, epochOf(state),
+                fiber != null ? fiber.currentJob : null);
         raiseMaxWaitTarget(target);
         push(node);
         if (fiber != null) {

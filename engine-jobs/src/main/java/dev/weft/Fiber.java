@@ -238,10 +238,25 @@ final class Fiber implements Executor, Runnable {
         return new JobCancelledException(who + " was cancelled while waiting on " + counter);
     }
 
-    /** Canceller side: wake this fiber's wait (if any) with a cancellation. */
+    /** Canceller side (shutdownNow): wake this fiber's wait (if any) with a cancellation. */
     void cancelWait() {
         WaitNode n = waitNode;
         if (n != null) {
+            n.cancel();
+        }
+    }
+
+    /**
+     * Canceller side: wake this fiber's wait with a cancellation only if {@code job} is the job waiting
+     * in it. A cancelled handle may be running, nested on its fiber, a job of the counter it waits on
+     * (see {@link #helpBeforeWait}); that job was not cancelled and its wait is left alone. The handle
+     * sees its cancellation when its own wait begins (the re-check in Counter.awaitSlow) or at its next
+     * {@code Jobs.checkCancelled()}. The node's job is final and the node is read with acquire
+     * (volatile), so the pair is consistent.
+     */
+    void cancelWaitOf(JobNode job) {
+        WaitNode n = waitNode;
+        if (n != null && n.job == job) {
             n.cancel();
         }
     }

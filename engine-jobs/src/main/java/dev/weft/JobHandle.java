@@ -108,7 +108,7 @@ public final class JobHandle<T> extends JobNode {
             requestCancel();                 // volatile write, then read the runner's wait: see Fiber.beginWait
             Fiber f = runner();
             if (f != null) {
-                f.cancelWait();
+                f.cancelWaitOf(this);
             }
         }
         return false;

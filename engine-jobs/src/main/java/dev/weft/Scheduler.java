@@ -633,7 +633,7 @@ final class Scheduler {
     /** Completes a job's counter; a failure nobody can observe goes to the uncaught-failure handler. */
     static void completeCounter(JobNode job, Counter c, Throwable failure) {
         if (c != null) {
-            c.jobEnded(job.name(), failure);
+            c.jobEnded(job, failure);
         } else if (failure != null && !(job instanceof JobHandle) && !(failure instanceof JobCancelledException)) {
             Fiber f = Fiber.current();
             Scheduler s = f != null ? f.scheduler : null;
@@ -664,9 +664,9 @@ final class Scheduler {
 
     void cancelWaitsOf(JobGroup g) {
         for (Fiber f : allFibers) {
-            JobNode j = f.currentJob;
-            if (j != null && j.group == g) {
-                f.cancelWait();
+            WaitNode n = f.waitNode;
+            if (n != null && n.job != null && n.job.group == g) {
+                f.cancelWaitOf(n.job);         // the waiting job's own group decides, as for handles
             }
         }
     }

@@ -32,13 +32,15 @@ final class WaitNode {
     final Thread thread;         // who to unpark
     final long target;           // wake when the counter's value is <= target
     final Counter counter;       // what it waits on (for the watchdog and wait-graph reports)
+    final JobNode job;           // the innermost job of the waiting fiber, whose cancellation ends this wait; or null
     final long sinceNanos;       // System.nanoTime() at registration, for the watchdog
     final int epoch;             // the counter's add-epoch read just before registering (see Counter)
     WaitNode next;               // Treiber-stack link; written before the CAS that publishes the node
     private volatile int state;  // see class comment
 
-    WaitNode(Thread thread, long target, Counter counter, int epoch) {
+    WaitNode(Thread thread, long target, Counter counter, int epoch, JobNode job) {
         this.thread = thread;
+        this.job = job;
         this.epoch = epoch;
         this.target = target;
         this.counter = counter;

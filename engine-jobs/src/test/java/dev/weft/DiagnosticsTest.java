@@ -129,18 +129,21 @@ class DiagnosticsTest {
                 }
             }, c);
             // A deadlock: a waits on b's counter, b waits on a's.
+            // Both wait behind a gate opened after both are submitted: job a could otherwise start before
+            // job b is submitted, find "b done" still at 0 and return (that flaked on CI).
             Counter aDone = new Counter("a done");
             Counter bDone = new Counter("b done");
-            Counter bothStarted = new Counter();
-            bothStarted.add(2);
+            Counter bothSubmitted = new Counter("both submitted");
+            bothSubmitted.add(1);
             jobs.run(Priority.NORMAL, "job a", () -> {
-                bothStarted.decrement();
+                bothSubmitted.await();
                 bDone.await();
             }, aDone);
             jobs.run(Priority.NORMAL, "job b", () -> {
-                bothStarted.decrement();
+                bothSubmitted.await();
                 aDone.await();
             }, bDone);
+            bothSubmitted.decrement();
             eventually(() -> "three kinds reported; reported so far: "
                     + reports.stream().map(r -> r.kind() + " '" + r.jobName() + "'").toList() + "; stats " + jobs.stats()
                     + "; fibers " + fiberStates(jobs) + "; watchdog thread " + watchdogThreadState(), () -> kinds(reports).size() == 3

@@ -15,7 +15,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -250,7 +249,6 @@ class SoakFindingsTest {
      * cancellation as its own and the handle end cancelled.
      */
     @Test
-    @Disabled("BUG: cancelling a handle wakes the wait of a job it runs inline; that job fails, the handle ends failed")
     void cancellingAHandleDoesNotFailAJobItRunsInline() {
         try (JobSystem jobs = system(1)) {
             jobs.bindMainThread();

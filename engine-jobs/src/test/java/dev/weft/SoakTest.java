@@ -58,15 +58,9 @@ class SoakTest {
     static final int FULL_LIFETIMES = 1000;
     private static final int LIFETIMES = TestSupport.FULL ? FULL_LIFETIMES : CI_LIFETIMES;
     private static final int MAX_TOP_JOBS = TestSupport.FULL ? 3000 : 500;
-    /**
-     * False (the default): a job woken with JobCancelledException while it is not cancelled itself, when
-     * it runs nested inside another job's wait on the same fiber (the cancelled handle's), is counted as
-     * the known defect of {@link SoakFindingsTest#cancellingAHandleDoesNotFailAJobItRunsInline} and not
-     * failed. {@code -Dweft.soak.knownBugs=true} fails on it; make that the default once it is fixed.
-     * (Until 3459ad4 this flag kept the soak from cancelling handles that shutdownNow or a group cancel
-     * could reach while queued; those are fixed and always exercised now.)
-     */
-    private static final boolean STRICT = Boolean.getBoolean("weft.soak.knownBugs");
+    // A job woken with a JobCancelledException that is not its own (it ran nested inside a cancelled
+    // handle's wait, SoakFindingsTest#cancellingAHandleDoesNotFailAJobItRunsInline) fails the soak:
+    // that defect is fixed, and the soak counted it as known until then.
     /** Timed waits inside jobs: longer than the test thread's, so a hang is caught while it still hangs. */
     private static final java.time.Duration JOB_WAIT = LONG.multipliedBy(2);
 
@@ -91,7 +85,7 @@ class SoakTest {
 
     static final class Totals {
         long lifetimes, jobsRun, mainThreadJobsRun, cancelled, rejected, reportedByShutdownNow;
-        long unchecked, checked, errors, handleCancels, groupCancels, honoured, waits, rangePieces, knownNestedCancels;
+        long unchecked, checked, errors, handleCancels, groupCancels, honoured, waits, rangePieces;
         final Map<Ending, Integer> endings = new java.util.EnumMap<>(Ending.class);
 
         void add(Totals o) {
@@ -109,7 +103,6 @@ class SoakTest {
             honoured += o.honoured;
             waits += o.waits;
             rangePieces += o.rangePieces;
-            knownNestedCancels += o.knownNestedCancels;
             o.endings.forEach((k, v) -> endings.merge(k, v, Integer::sum));
         }
 
@@ -118,10 +111,9 @@ class SoakTest {
             return String.format("%d lifetimes, %d jobs run on workers (%d parallelFor pieces) + %d on the main thread, "
                             + "%d cancelled (%d reported by shutdownNow), %d ended by honouring cancellation, %d refused "
                             + "at submission; failures injected: %d unchecked, %d checked, %d Error; %d handle.cancel(), "
-                            + "%d JobGroup.cancel(); %d waits parked a fiber; %d nested jobs woken by another's cancel "
-                            + "(known defect); endings %s",
+                            + "%d JobGroup.cancel(); %d waits parked a fiber; endings %s",
                     lifetimes, jobsRun, rangePieces, mainThreadJobsRun, cancelled, reportedByShutdownNow, honoured,
-                    rejected, unchecked, checked, errors, handleCancels, groupCancels, waits, knownNestedCancels, endings);
+                    rejected, unchecked, checked, errors, handleCancels, groupCancels, waits, endings);
         }
     }
 
@@ -221,7 +213,6 @@ class SoakTest {
         final AtomicLong waitTimeouts = new AtomicLong();
         final LongAdder unchecked = new LongAdder(), checked = new LongAdder(), errors = new LongAdder();
         final LongAdder handleCancels = new LongAdder(), rejected = new LongAdder(), honoured = new LongAdder();
-        final LongAdder knownNestedCancels = new LongAdder();
         final AtomicInteger childIds = new AtomicInteger();
         Rec[] top;
         Counter[] finished;
@@ -519,24 +510,6 @@ class SoakTest {
             return target != null;
         }
 
-        /**
-         * The known defect of {@link #STRICT}: a JobCancelledException that is not this job's, while it
-         * runs nested (its body below another job's body on this fiber's stack). Counted, not failed.
-         */
-        private boolean knownNestedCancel() {
-            if (STRICT || Jobs.isCancelled()) {
-                return false;
-            }
-            long bodies = StackWalker.getInstance().walk(frames -> frames
-                    .filter(f -> f.getClassName().equals(Lifetime.class.getName()) && f.getMethodName().equals("body"))
-                    .count());
-            if (bodies >= 2) {
-                knownNestedCancels.increment();
-                return true;
-            }
-            return false;
-        }
-
         private static void throwIt(Throwable t) throws Exception {
             if (t instanceof Exception e) {
                 throw e;
@@ -546,14 +519,7 @@ class SoakTest {
 
         /** Waits for top-level job {@code d} and checks that the wait reported exactly its outcome. */
         private void waitForTop(Rec waiter, int d, boolean timed) {
-            try {
-                awaitCounter(gate[d], timed, waiter);
-            } catch (JobCancelledException e) {
-                if (knownNestedCancel()) {
-                    return;                                // woken by another job's cancellation (known)
-                }
-                throw e;                                  // ours (honoured), or reported by body()
-            }
+            awaitCounter(gate[d], timed, waiter);          // a cancellation here is ours (honoured by body())
             Rec dep = top[d];
             if (!dep.submitted) {
                 return;                                   // refused at submission: nothing to wait for
@@ -588,7 +554,7 @@ class SoakTest {
                 if (Jobs.isCancelled()) {
                     throw e;                              // the waiter itself was cancelled: it honours it
                 }
-                if ((!viaHandle || !h.isCancelled()) && !knownNestedCancel()) {
+                if (!viaHandle || !h.isCancelled()) {
                     violation(waiter.name + " got " + e + " waiting on " + dep.name + " (handle " + h + ")");
                 }
             }
@@ -652,14 +618,7 @@ class SoakTest {
             }
             boolean timed = r.nextBoolean();
             try {
-                try {
-                    awaitCounter(kids, timed, parent);
-                } catch (JobCancelledException e) {
-                    if (knownNestedCancel()) {
-                        return;                            // woken by another job's cancellation (known)
-                    }
-                    throw e;
-                }
+                awaitCounter(kids, timed, parent);
                 if (coverage != null && !Jobs.isCancelled()) {
                     for (int k = 0; k < coverage.length(); k++) {
                         if (coverage.get(k) != 1) {
@@ -726,7 +685,7 @@ class SoakTest {
                 if (Jobs.isCancelled()) {
                     throw e;
                 }
-                if (!h.isCancelled() && !knownNestedCancel()) {
+                if (!h.isCancelled()) {
                     violation(parent.name + ": main-thread join threw " + e + " though the job was not cancelled");
                 }
             }
@@ -852,7 +811,6 @@ class SoakTest {
             mine.honoured = honoured.sum();
             mine.waits = s.waits();
             mine.rangePieces = rangeBodies.sum();
-            mine.knownNestedCancels = knownNestedCancels.sum();
             mine.endings.put(ending, 1);
             totals.add(mine);
         }

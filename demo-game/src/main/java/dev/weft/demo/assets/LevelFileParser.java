@@ -17,7 +17,7 @@ final class LevelFileParser {
     private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_.-]{0,63}");
     private static final Pattern PATH = Pattern.compile("[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*");
     // Plain decimals only: Float.parseFloat would also take "1f", "0x1p3" and "NaN".
-    private static final Pattern DECIMAL = Pattern.compile("[-+]?(\\d+\\.?\\d*|\\.\\d+)([eE][-+]?\\d+)?");
+    private static final Pattern DECIMAL = Pattern.compile("[-+]?+(?:\\d++\\.?+\\d*+|\\.\\d++)(?:[eE][-+]?+\\d++)?+");
 
     private final String file;
     private final Map<String, LevelAsset> assets = new LinkedHashMap<>();
@@ -155,6 +155,17 @@ final class LevelFileParser {
     }
 
     private AssetFormatException error(int number, String detail) {
-        return new AssetFormatException(file, number, detail);
+        return new AssetFormatException(file, number, shortenQuotes(detail));
+    }
+
+    // A quoted token or statement longer than this is cut in messages (a corrupt file can have a line of
+    // megabytes); the possessive class keeps the scan linear.
+    private static final int MAX_QUOTED_CHARS = 80;
+    private static final Pattern LONG_QUOTE = Pattern.compile("'([^']{" + (MAX_QUOTED_CHARS + 1) + ",}+)'");
+
+    /** {@code detail} with every quoted part over {@value #MAX_QUOTED_CHARS} characters cut, saying its length. */
+    static String shortenQuotes(String detail) {
+        return LONG_QUOTE.matcher(detail).replaceAll(m -> java.util.regex.Matcher.quoteReplacement(
+                "'" + m.group(1).substring(0, MAX_QUOTED_CHARS - 20) + "...' (" + m.group(1).length() + " characters)"));
     }
 }

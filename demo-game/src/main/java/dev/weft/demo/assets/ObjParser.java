@@ -247,34 +247,43 @@ public final class ObjParser {
     /**
      * Smooth normals per position, for corners the file gave none: the sum of the (area-weighted, since
      * unnormalised) face normals of every triangle using that position, normalised. Indexed like positions.
+     *
+     * <p>In double: any finite float coordinates (up to 3.4e38) give edge products up to about 1e78 and
+     * squared lengths up to about 1e157, far inside double's range, so large meshes cannot overflow into
+     * zero or NaN normals the way float arithmetic did above about 4e9.
      */
     private float[] generateNormals() {
-        float[] sum = new float[positionCount * 3];
+        double[] sum = new double[positionCount * 3];
         for (int i = 0; i < indexCount; i += 3) {
             int a = (corners.position(indices[i]) - 1) * 3;
             int b = (corners.position(indices[i + 1]) - 1) * 3;
             int c = (corners.position(indices[i + 2]) - 1) * 3;
-            float ux = positions[b] - positions[a], uy = positions[b + 1] - positions[a + 1], uz = positions[b + 2] - positions[a + 2];
-            float vx = positions[c] - positions[a], vy = positions[c + 1] - positions[a + 1], vz = positions[c + 2] - positions[a + 2];
-            float nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+            double ux = (double) positions[b] - positions[a];
+            double uy = (double) positions[b + 1] - positions[a + 1];
+            double uz = (double) positions[b + 2] - positions[a + 2];
+            double vx = (double) positions[c] - positions[a];
+            double vy = (double) positions[c + 1] - positions[a + 1];
+            double vz = (double) positions[c + 2] - positions[a + 2];
+            double nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
             add(sum, a, nx, ny, nz);
             add(sum, b, nx, ny, nz);
             add(sum, c, nx, ny, nz);
         }
+        float[] normals = new float[sum.length];
         for (int p = 0; p < sum.length; p += 3) {
-            float length = (float) Math.sqrt(sum[p] * sum[p] + sum[p + 1] * sum[p + 1] + sum[p + 2] * sum[p + 2]);
-            if (length > 0) {
-                sum[p] /= length;
-                sum[p + 1] /= length;
-                sum[p + 2] /= length;
+            double length = Math.sqrt(sum[p] * sum[p] + sum[p + 1] * sum[p + 1] + sum[p + 2] * sum[p + 2]);
+            if (length > 0 && Double.isFinite(length)) {
+                normals[p] = (float) (sum[p] / length);
+                normals[p + 1] = (float) (sum[p + 1] / length);
+                normals[p + 2] = (float) (sum[p + 2] / length);
             } else {
-                sum[p + 1] = 1;   // degenerate or unused position: any unit vector will do
+                normals[p + 1] = 1;   // degenerate or unused position: any unit vector will do
             }
         }
-        return sum;
+        return normals;
     }
 
-    private static void add(float[] sum, int at, float x, float y, float z) {
+    private static void add(double[] sum, int at, double x, double y, double z) {
         sum[at] += x;
         sum[at + 1] += y;
         sum[at + 2] += z;

@@ -15,7 +15,8 @@ import org.lwjgl.system.MemoryUtil;
  * naming the file and, where stb gives one, its reason.
  *
  * <p>Threading: safe from any number of threads at once. stb keeps its failure reason in a thread-local
- * (LWJGL's build has a TLS segment for it), and nothing between the failing call and reading the reason
+ * (LWJGL's build has a TLS segment for it) that it never clears, so each decode first sets a known mark
+ * there (MARK_REASON); nothing between the mark, the failing call and reading the reason
  * can unmount a virtual thread from its carrier. The int[] overloads are used instead of
  * {@code MemoryStack} because a stack is per thread, and every fiber would allocate its own.
  */
@@ -32,7 +33,26 @@ public final class PngDecoder {
     private static final int HEADER_BYTES = 24;
     private static final byte[] IEND_CHUNK = {0, 0, 0, 0, 'I', 'E', 'N', 'D', (byte) 0xAE, 0x42, 0x60, (byte) 0x82};
 
+    // stb sets its (thread-local) failure reason only on some failures and never clears it, so a reason
+    // left by an earlier failed decode on the same carrier would be reported for this file. Before each
+    // decode, a probe that always fails sets a known reason; if the decode fails and the reason is still
+    // that one, the decode gave none. The probe buffer is not an image of any format stb knows (the real
+    // input has passed the PNG signature check, so stb never gives this reason for it).
+    private static final ByteBuffer NOT_AN_IMAGE = ByteBuffer.allocateDirect(16);
+    private static final String MARK_REASON;
+
+    static {
+        int[] w = new int[1], h = new int[1], c = new int[1];
+        STBImage.stbi_info_from_memory(NOT_AN_IMAGE, w, h, c);
+        MARK_REASON = STBImage.stbi_failure_reason();
+    }
+
     private PngDecoder() {
+    }
+
+    /** Sets this thread's stb failure reason to {@link #MARK_REASON}; call right before a decode. */
+    private static void markFailureReason(int[] w, int[] h, int[] c) {
+        STBImage.stbi_info_from_memory(NOT_AN_IMAGE.duplicate(), w, h, c);
     }
 
     /** Decodes a whole PNG file held in {@code png}. */
@@ -68,10 +88,12 @@ public final class PngDecoder {
         requireEnd(file, png);
         requireSaneSize(file, bigEndianInt(png, WIDTH_OFFSET), bigEndianInt(png, HEIGHT_OFFSET));
         int[] width = new int[1], height = new int[1], channels = new int[1];
+        markFailureReason(width, height, channels);
         ByteBuffer rgba = STBImage.stbi_load_from_memory(png, width, height, channels, TextureData.BYTES_PER_PIXEL);
         if (rgba == null) {
             String reason = STBImage.stbi_failure_reason();
-            throw new AssetFormatException(file, "corrupt PNG: " + (reason == null ? "no reason given" : reason));
+            boolean none = reason == null || reason.equals(MARK_REASON);   // this decode set no reason of its own
+            throw new AssetFormatException(file, "corrupt PNG: " + (none ? "no reason given" : reason));
         }
         return new TextureData(file, width[0], height[0], channels[0], rgba);
     }

@@ -169,6 +169,25 @@ class LevelFileTest {
         assertEquals(List.of(-1.5f, 2f, 2.5f), List.of(e.xM(), e.yM(), e.zM()));
     }
 
+    /**
+     * A 200,000-digit coordinate that fails at its last character is rejected in one pass. The regex
+     * used to split the digit run every way before failing (quadratic: 100k digits took 95 s); the
+     * preemptive timeout only guards against that hang, with a wide margin, and never times speed.
+     */
+    @Test
+    void aHugeBadCoordinateIsRejectedWithoutBacktracking() {
+        String assets = "weft-level 1\nmesh m meshes/m.obj\ntexture t textures/t.png\n";
+        for (String end : new String[] {"x", ".5x", "e", "-"}) {
+            String huge = "1".repeat(200_000) + end;
+            AssetFormatException e = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(
+                    java.time.Duration.ofSeconds(20),
+                    () -> assertThrows(AssetFormatException.class, () -> LevelFile.parse("huge.level",
+                            assets + "entity e mesh=m texture=t 0 " + huge + " 0\n")));
+            assertTrue(e.getMessage().startsWith("huge.level:4: bad coordinate '111"), e.getMessage());
+            assertTrue(e.getMessage().length() < 400, "the message shortens the token: " + e.getMessage().length());
+        }
+    }
+
     private static void assertError(String expected, String text) {
         assertError(expected, text, "demo.level");
     }

@@ -103,6 +103,27 @@ class ObjParserTest {
         }
     }
 
+    /**
+     * Generated normals stay unit length for coordinates up to float's largest: in float arithmetic the
+     * squared length overflowed above about 4e9 (normals (0, -0, 0)) and the cross product above about
+     * 2e19 (NaN or infinite normals).
+     */
+    @Test
+    void generatedNormalsAreUnitLengthForHugeCoordinates() {
+        for (String scale : new String[] {"1e10", "1e20", "1e30", "1.5e38"}) {
+            MeshData mesh = parse("v 0 0 0\nv " + scale + " 0 0\nv 0 " + scale + " 0\nv -" + scale + " 0 -" + scale
+                    + "\nf 1 2 3\nf 1 3 4\n");
+            for (int i = 0; i < mesh.vertexCount(); i++) {
+                float[] vertex = vertex(mesh.vertices(), i);
+                double length = Math.sqrt(vertex[3] * vertex[3] + vertex[4] * vertex[4] + vertex[5] * vertex[5]);
+                assertEquals(1.0, length, 1e-5, "scale " + scale + ", vertex " + i + ": normal ("
+                        + vertex[3] + ", " + vertex[4] + ", " + vertex[5] + ")");
+            }
+        }
+        float[] first = vertex(parse("v 0 0 0\nv 1e30 0 0\nv 0 1e30 0\nf 1 2 3\n").vertices(), 0);
+        assertArrayEquals(new float[] {0, 0, 1}, new float[] {first[3], first[4], first[5]}, "counter-clockwise in xy: +z");
+    }
+
     @Test
     void ignoredStatementsCommentsCrlfAndExtraComponents() {
         MeshData mesh = parse("# header\r\nmtllib a.mtl\r\no thing\r\ng group\r\ns off\r\nusemtl stone\r\n"

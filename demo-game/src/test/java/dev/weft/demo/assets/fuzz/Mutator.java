@@ -223,10 +223,9 @@ final class Mutator {
             if (rnd.nextInt(20) == 0) {          // a huge number, valid or with a bad last character
                 String[] ends = {"", "", "x", ".", "e", ".5x", "-"};
                 String end = ends[rnd.nextInt(ends.length)];
-                // A long digit run that fails to match costs LevelFileParser quadratic time (a known bug, see
-                // fuzz-regressions/level-coordinate-backtracking.level), and a parser thread stuck in it keeps
-                // burning a core after its timeout: keep those short while the bug stands (raise with the fix).
-                int max = end.isEmpty() ? 40_000 : 4_000;
+                // Long digit runs, matching or not: LevelFileParser once took quadratic time to reject one
+                // (fuzz-regressions/level-coordinate-backtracking.level); its coordinate regex is possessive now.
+                int max = 40_000;
                 replacement = "1".repeat(1 + rnd.nextInt(max)) + end;
             } else {
                 replacement = EDGE_NUMBERS[rnd.nextInt(EDGE_NUMBERS.length)];
