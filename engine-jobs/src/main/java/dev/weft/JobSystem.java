@@ -307,7 +307,8 @@ public final class JobSystem implements AutoCloseable {
 
         /**
          * Turns on the watchdog: every {@code threshold / 4} it reports (to stderr) jobs parked longer
-         * than {@code threshold}, jobs holding a worker longer than that without parking, and wait cycles.
+         * than {@code threshold} (on a counter, or outside Weft's waits: a sleep, a lock or monitor,
+         * {@code Object.wait}), jobs holding a worker longer than that without parking, and wait cycles.
          */
         public Builder watchdog(Duration threshold) {
             return watchdog(threshold, r -> System.err.println(r));

@@ -20,7 +20,9 @@ public record JobSystemStats(List<Worker> workers, long mainThreadJobsRun, long 
     /**
      * One worker's figures.
      *
-     * @param jobsRun       jobs that started on this worker's fibers (and ended here)
+     * @param jobsRun       jobs that ended here after starting on this worker's fibers, plus jobs this
+     *                      worker failed at start with {@link FiberPoolExhaustedException} (a bounded
+     *                      pool ran dry): every submitted job is counted once here or in jobsCancelled
      * @param jobsCancelled jobs this worker cancelled instead of starting
      * @param stealAttempts steals tried on a non-empty victim
      * @param steals        steals that took something

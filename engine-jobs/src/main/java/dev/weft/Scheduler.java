@@ -110,7 +110,6 @@ final class Scheduler {
     // switch, not per job. Termination requires 0, so a job parked outside Weft's own waits is not stranded.
     private final AtomicInteger busyFibers = new AtomicInteger();
     private final AtomicInteger externalSubmitters = new AtomicInteger(); // outside submissions in flight
-    private final AtomicLong externalSubmitted = new AtomicLong();
     private final AtomicLong cancelledOutsideWorkers = new AtomicLong();
     private final AtomicLong fiberIds = new AtomicLong();
     private final AtomicInteger wakeCursor = new AtomicInteger();
@@ -350,7 +349,6 @@ final class Scheduler {
             if (j.counter != null) {
                 j.counter.add(1);
             }
-            externalSubmitted.incrementAndGet();
             if (j.group != null && j.group.isCancelled()) {
                 cancelledBeforeStart(this, j);
                 return;

@@ -10,8 +10,9 @@ import java.util.function.Consumer;
 
 /**
  * A daemon thread that looks at the job system every quarter threshold: jobs parked longer than the
- * threshold, workers that ran one job longer than the threshold without parking (a job blocking its
- * carrier), and cycles of jobs waiting on each other. It reads only published state (fibers' wait
+ * threshold (in a Weft wait, or outside one: {@code Thread.sleep}, a monitor, a lock, {@code Object.wait}),
+ * workers that ran one job longer than the threshold without parking (a job blocking its carrier), and
+ * cycles of jobs waiting on each other. It reads only published state (fibers' wait
  * nodes, workers' statistics and mounted fiber) and takes no lock the job path uses, so it costs the
  * job path nothing. Each wait, each worker hold and each cycle is reported once.
  */
@@ -23,8 +24,13 @@ final class Watchdog implements Runnable {
     private final Set<WaitNode> reportedWaits = Collections.newSetFromMap(new IdentityHashMap<>());
     private final Map<Worker, HoldSample> holds = new IdentityHashMap<>();
     private final Set<String> reportedCycles = new java.util.HashSet<>();
+    private final Map<Fiber, ElsewhereSample> parkedElsewhere = new IdentityHashMap<>();
 
     private record HoldSample(long jobsRun, JobNode job, long sinceNanos, boolean reported) {
+    }
+
+    /** A fiber first seen parked outside Weft's waits while running {@code job}. */
+    private record ElsewhereSample(JobNode job, long sinceNanos, boolean reported) {
     }
 
     Watchdog(Scheduler scheduler, Duration threshold, Consumer<WatchdogReport> sink) {
@@ -90,6 +96,7 @@ final class Watchdog implements Runnable {
                         List.of(), c.entries()));
             }
         }
+        checkParkedElsewhere(now);
         for (Worker w : scheduler.workers) {
             Fiber f = w.mounted;
             JobNode j = f != null ? f.currentJob : null;
@@ -110,5 +117,47 @@ final class Watchdog implements Runnable {
                         WatchdogReport.stackOf(f.thread), List.of()));
             }
         }
+    }
+
+    /**
+     * Jobs whose fiber is parked, but not in a Counter wait: a sleep, a monitor or a
+     * java.util.concurrent lock, Object.wait, LockSupport.park. Seen as: the fiber has a job, no wait
+     * node, is mounted on no worker and its virtual thread is WAITING, TIMED_WAITING or BLOCKED. The
+     * sample is kept while the same job stays so; one report per such stretch.
+     */
+    private void checkParkedElsewhere(long now) {
+        Set<Fiber> mounted = Collections.newSetFromMap(new IdentityHashMap<>());
+        for (Worker w : scheduler.workers) {
+            Fiber f = w.mounted;
+            if (f != null) {
+                mounted.add(f);
+            }
+        }
+        for (Fiber f : scheduler.fibers()) {
+            JobNode j = f.currentJob;
+            Thread.State st = j != null && f.waitNode == null && !mounted.contains(f) ? f.thread.getState() : null;
+            boolean elsewhere = st == Thread.State.WAITING || st == Thread.State.TIMED_WAITING
+                    || st == Thread.State.BLOCKED;
+            if (!elsewhere) {
+                parkedElsewhere.remove(f);
+                continue;
+            }
+            ElsewhereSample s = parkedElsewhere.get(f);
+            if (s == null || s.job() != j) {
+                parkedElsewhere.put(f, new ElsewhereSample(j, now, false));
+                continue;
+            }
+            if (!s.reported() && now - s.sinceNanos() >= thresholdNanos) {
+                parkedElsewhere.put(f, new ElsewhereSample(j, s.sinceNanos(), true));
+                long ms = (now - s.sinceNanos()) / 1_000_000L;
+                String how = st == Thread.State.BLOCKED ? "blocked on a monitor" : "parked outside Weft's waits";
+                sink.accept(new WatchdogReport(WatchdogReport.Kind.LONG_WAIT, j.name(), "job '" + j.name()
+                        + "' has been " + how + " for at least " + ms + " ms (Thread.sleep, a lock, a monitor, "
+                        + "Object.wait: see its stack; fiber " + f.thread.getName() + "). Its worker runs other "
+                        + "jobs meanwhile; to wait for other jobs, wait on a Counter.", ms,
+                        WatchdogReport.stackOf(f.thread), List.of()));
+            }
+        }
+        parkedElsewhere.keySet().removeIf(f -> f.currentJob == null);
     }
 }

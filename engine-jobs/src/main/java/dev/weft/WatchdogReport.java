@@ -20,7 +20,10 @@ public record WatchdogReport(Kind kind, String jobName, String detail, long mill
 
     /** What the watchdog saw. */
     public enum Kind {
-        /** A job has been parked in one wait longer than the threshold. */
+        /**
+         * A job has been parked longer than the threshold: in one wait on a counter, or outside Weft's
+         * waits (a sleep, a monitor or lock, {@code Object.wait}); the detail says which.
+         */
         LONG_WAIT,
         /** A job has held its worker longer than the threshold without parking. */
         BLOCKED_WORKER,

@@ -357,9 +357,9 @@ class FaultInjectionTest {
 
     /**
      * JDK 25 (JEP 491): a virtual thread sleeping inside synchronized unmounts, so even one worker goes
-     * on with other jobs, and a contender for the monitor parks instead of pinning. The watchdog reports
-     * nothing for it: it neither holds a worker nor waits in a Weft wait (a gap: such a job is invisible
-     * to the watchdog however long it stays parked).
+     * on with other jobs, and a contender for the monitor parks instead of pinning. It holds no worker,
+     * so the watchdog reports no blocked worker; it does report the long sleep (a wait outside Weft's
+     * waits) with the sleeper's stack, and the contender as blocked on a monitor.
      */
     @Test
     void sleepingInsideSynchronizedDoesNotHoldTheOnlyWorker() {
@@ -372,6 +372,12 @@ class FaultInjectionTest {
                 synchronized (monitor) {
                     holding.decrement();
                     Thread.sleep(4 * WATCHDOG.toMillis());
+                    // Keep holding the monitor until the watchdog has named the contender blocked on it.
+                    long end = System.nanoTime() + TestSupport.LONG.toNanos();
+                    while (reports.stream().noneMatch(x -> x.jobName().equals("monitor contender"))
+                            && System.nanoTime() < end) {
+                        Thread.sleep(WATCHDOG.toMillis());
+                    }
                 }
                 return "woke";
             });
@@ -386,6 +392,11 @@ class FaultInjectionTest {
             assertEquals("woke", join(sleeper));
             assertEquals("got it", join(contender));
             assertTrue(reports.stream().noneMatch(x -> x.kind() == WatchdogReport.Kind.BLOCKED_WORKER), reports.toString());
+            WatchdogReport slept = reportOf(reports, WatchdogReport.Kind.LONG_WAIT, "sleeps holding a monitor");
+            assertTrue(slept.detail().contains("parked outside Weft's waits"), slept.detail());
+            assertTrue(stackHas(slept, "sleep"), slept.toString());
+            WatchdogReport blocked = reportOf(reports, WatchdogReport.Kind.LONG_WAIT, "monitor contender");
+            assertTrue(blocked.detail().contains("blocked on a monitor"), blocked.detail());
         }
     }
 

@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The table {@link RecordingOverheadMain} writes: per submitter and round, the time per job with the
+ * The table {@link RecordingOverheadMain} writes: per configuration (submitter, workers) and round, the time per job with the
  * hooks live and compiled out and their ratio, then the median ratio over the rounds against the
  * budget of {@value #BUDGET}. A ratio compares two forks of the same round, run back to back.
  */
@@ -15,12 +15,12 @@ final class OverheadSummary {
     /** Hooks live / compiled out may be at most this (issue: "recording off costs at most 2%"). */
     static final double BUDGET = 1.02;
 
-    /** One fork's score: {@code nsPerJob} for a variant and submitter in a round. */
-    record Sample(int round, String variant, String submitter, double nsPerJob) {
+    /** One fork's score: {@code nsPerJob} for a variant and config in a round. */
+    record Sample(int round, String variant, String config, double nsPerJob) {
     }
 
-    /** A submitter's result: the ratios of its complete rounds, in round order, and their median. */
-    record Verdict(String submitter, List<Double> ratios, double median) {
+    /** A config's result: the ratios of its complete rounds, in round order, and their median. */
+    record Verdict(String config, List<Double> ratios, double median) {
         boolean withinBudget() {
             return median <= BUDGET;
         }
@@ -29,10 +29,10 @@ final class OverheadSummary {
     private OverheadSummary() {
     }
 
-    /** Per submitter, the ratio present / compiled-out of every round that has both. */
+    /** Per config, the ratio present / compiled-out of every round that has both. */
     static List<Verdict> verdicts(List<Sample> samples) {
         List<Verdict> out = new ArrayList<>();
-        pairs(samples).forEach((submitter, rounds) -> {
+        pairs(samples).forEach((config, rounds) -> {
             List<Double> ratios = new ArrayList<>();
             rounds.values().forEach(p -> {
                 if (!Double.isNaN(p[0]) && !Double.isNaN(p[1])) {
@@ -40,21 +40,21 @@ final class OverheadSummary {
                 }
             });
             if (!ratios.isEmpty()) {
-                out.add(new Verdict(submitter, List.copyOf(ratios), median(ratios)));
+                out.add(new Verdict(config, List.copyOf(ratios), median(ratios)));
             }
         });
         return out;
     }
 
-    /** submitter -> round -> {hooks live, compiled out} ns/job (NaN where a fork is missing). */
+    /** config -> round -> {hooks live, compiled out} ns/job (NaN where a fork is missing). */
     private static Map<String, Map<Integer, double[]>> pairs(List<Sample> samples) {
-        Map<String, Map<Integer, double[]>> bySubmitter = new TreeMap<>();
+        Map<String, Map<Integer, double[]>> byConfig = new TreeMap<>();
         for (Sample s : samples) {
-            double[] pair = bySubmitter.computeIfAbsent(s.submitter(), k -> new TreeMap<>())
+            double[] pair = byConfig.computeIfAbsent(s.config(), k -> new TreeMap<>())
                     .computeIfAbsent(s.round(), k -> new double[] {Double.NaN, Double.NaN});
             pair[RecordingOverheadMain.PRESENT.equals(s.variant()) ? 0 : 1] = s.nsPerJob();
         }
-        return bySubmitter;
+        return byConfig;
     }
 
     static double median(List<Double> xs) {
@@ -69,13 +69,13 @@ final class OverheadSummary {
         md.append("Ratio = ns/job with the hooks live / ns/job with `-Dweft.internal.observationHooks=false` ")
                 .append("(the JIT folds the hooks away), same round, forks back to back. Budget: median ratio <= ")
                 .append(fmt(BUDGET)).append(".\n\n");
-        md.append("| submitter | round | hooks live ns/job | compiled out ns/job | ratio |\n|---|---:|---:|---:|---:|\n");
-        pairs(samples).forEach((submitter, rounds) -> rounds.forEach((round, p) -> md.append("| ").append(submitter)
+        md.append("| configuration | round | hooks live ns/job | compiled out ns/job | ratio |\n|---|---:|---:|---:|---:|\n");
+        pairs(samples).forEach((config, rounds) -> rounds.forEach((round, p) -> md.append("| ").append(config)
                 .append(" | ").append(round + 1).append(" | ").append(fmt(p[0])).append(" | ").append(fmt(p[1]))
                 .append(" | ").append(fmt(p[0] / p[1])).append(" |\n")));
-        md.append("\n| submitter | median ratio | min | max | within budget |\n|---|---:|---:|---:|---|\n");
+        md.append("\n| configuration | median ratio | min | max | within budget |\n|---|---:|---:|---:|---|\n");
         for (Verdict v : verdicts(samples)) {
-            md.append("| ").append(v.submitter()).append(" | ").append(fmt(v.median()))
+            md.append("| ").append(v.config()).append(" | ").append(fmt(v.median()))
                     .append(" | ").append(fmt(v.ratios().stream().mapToDouble(Double::doubleValue).min().orElseThrow()))
                     .append(" | ").append(fmt(v.ratios().stream().mapToDouble(Double::doubleValue).max().orElseThrow()))
                     .append(" | ").append(v.withinBudget() ? "yes" : "**no**").append(" |\n");

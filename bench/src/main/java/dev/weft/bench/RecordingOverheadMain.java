@@ -20,7 +20,7 @@ import picocli.CommandLine.Option;
  * of rounds, and writes each round's ratio and the median (see {@link OverheadSummary}).
  *
  * <pre>
- * java -cp bench/target/benchmarks.jar dev.weft.bench.RecordingOverheadMain               # 6 rounds, ~5 min
+ * java -cp bench/target/benchmarks.jar dev.weft.bench.RecordingOverheadMain               # 6 rounds, ~7 min
  * java -cp bench/target/benchmarks.jar dev.weft.bench.RecordingOverheadMain --rounds 12
  * </pre>
  * Writes {@code <out>/recording-overhead.md}. Reports; never fails on the figures.
@@ -44,6 +44,10 @@ public final class RecordingOverheadMain implements Callable<Integer> {
             description = "EmptyJobs submitters to measure (default: ${DEFAULT-VALUE})")
     List<String> submitters;
 
+    @Option(names = "--workers", split = ",", defaultValue = "1,2",
+            description = "worker counts to measure (default: ${DEFAULT-VALUE})")
+    List<String> workers;
+
     @Option(names = "--out", defaultValue = "bench/target/results", description = "result folder (default: ${DEFAULT-VALUE})")
     Path out;
 
@@ -61,8 +65,9 @@ public final class RecordingOverheadMain implements Callable<Integer> {
             for (String variant : order) {
                 System.out.printf("%n== round %d/%d: %s ==%n", round + 1, rounds, variant);
                 for (RunResult r : runOne(variant)) {
-                    samples.add(new OverheadSummary.Sample(round, variant, r.getParams().getParam("submitter"),
-                            r.getPrimaryResult().getScore()));
+                    String config = "submitter=" + r.getParams().getParam("submitter")
+                            + " workers=" + r.getParams().getParam("workers");
+                    samples.add(new OverheadSummary.Sample(round, variant, config, r.getPrimaryResult().getScore()));
                 }
             }
         }
@@ -82,6 +87,7 @@ public final class RecordingOverheadMain implements Callable<Integer> {
         return new Runner(new OptionsBuilder()
                 .include("dev\\.weft\\.bench\\.RecordingOverhead\\." + variant + "\\.")
                 .param("submitter", submitters.toArray(String[]::new))
+                .param("workers", workers.toArray(String[]::new))
                 .forks(1)
                 .warmupIterations(warmupIterations)
                 .warmupTime(TimeValue.seconds(1))

@@ -8,12 +8,12 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class OverheadSummaryTest {
-    private static OverheadSummary.Sample live(int round, String submitter, double ns) {
-        return new OverheadSummary.Sample(round, RecordingOverheadMain.PRESENT, submitter, ns);
+    private static OverheadSummary.Sample live(int round, String config, double ns) {
+        return new OverheadSummary.Sample(round, RecordingOverheadMain.PRESENT, config, ns);
     }
 
-    private static OverheadSummary.Sample out(int round, String submitter, double ns) {
-        return new OverheadSummary.Sample(round, RecordingOverheadMain.COMPILED_OUT, submitter, ns);
+    private static OverheadSummary.Sample out(int round, String config, double ns) {
+        return new OverheadSummary.Sample(round, RecordingOverheadMain.COMPILED_OUT, config, ns);
     }
 
     @Test
@@ -27,7 +27,7 @@ class OverheadSummaryTest {
         List<OverheadSummary.Verdict> v = OverheadSummary.verdicts(samples);
         assertEquals(2, v.size());
         OverheadSummary.Verdict job = v.get(0);
-        assertEquals("job", job.submitter());
+        assertEquals("job", job.config());
         assertEquals(3, job.ratios().size());
         assertEquals(1.010, job.median(), 1e-9);
         assertTrue(job.withinBudget());
