@@ -235,10 +235,7 @@ class DiagnosticsTest {
 
     @Test
     void withoutTheAddOpensFlagCreatingAJobSystemNamesTheFlag(@TempDir Path dir) throws Exception {
-        String java = ProcessHandle.current().info().command().orElseThrow();
-        String cp = System.getProperty("java.class.path");
-        Path src = dir.resolve("NoFlag.java");
-        Files.writeString(src, """
+        String out = runInChildJvm(dir, "NoFlag", """
                 public class NoFlag {
                     public static void main(String[] a) {
                         try {
@@ -250,19 +247,13 @@ class DiagnosticsTest {
                     }
                 }
                 """);
-        Process p = new ProcessBuilder(java, "-cp", cp, src.toString()).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes());
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
         assertTrue(out.contains("--add-opens java.base/java.lang=ALL-UNNAMED"), out);
         assertFalse(out.contains("created"), out);
     }
 
     @Test
     void withObservationHooksCompiledOutJobsRunAndATraceIsRefusedNamingTheFlag(@TempDir Path dir) throws Exception {
-        String java = ProcessHandle.current().info().command().orElseThrow();
-        String cp = System.getProperty("java.class.path");
-        Path src = dir.resolve("NoHooks.java");
-        Files.writeString(src, """
+        String out = runInChildJvm(dir, "NoHooks", """
                 public class NoHooks {
                     public static void main(String[] a) {
                         try (dev.weft.JobSystem jobs = dev.weft.JobSystem.builder().workers(2).build()) {
@@ -282,13 +273,23 @@ class DiagnosticsTest {
                         }
                     }
                 }
-                """);
-        Process p = new ProcessBuilder(java, "--add-opens", "java.base/java.lang=ALL-UNNAMED",
-                "-Dweft.internal.observationHooks=false", "-cp", cp, src.toString()).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes());
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+                """, "--add-opens", "java.base/java.lang=ALL-UNNAMED", "-Dweft.internal.observationHooks=false");
         assertTrue(out.contains("ran 1000"), out);
         assertTrue(out.contains("-Dweft.internal.observationHooks=false"), out);
         assertFalse(out.contains("trace started"), out);
+    }
+
+    /** Runs the single-file program {@code source} (class {@code className}) in a child JVM; its output. */
+    private static String runInChildJvm(Path dir, String className, String source, String... jvmFlags) throws Exception {
+        Path src = dir.resolve(className + ".java");
+        Files.writeString(src, source);
+        List<String> command = new ArrayList<>();
+        command.add(ProcessHandle.current().info().command().orElseThrow());
+        command.addAll(List.of(jvmFlags));
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), src.toString()));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), className + " did not exit: " + out);
+        return out;
     }
 }

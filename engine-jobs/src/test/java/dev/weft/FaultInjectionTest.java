@@ -85,7 +85,7 @@ class FaultInjectionTest {
     /** Recursion to {@code depth}, then a park with all of it on the stack, then on until it overflows. */
     static long deepThenPark(int depth, Counter gate) {
         if (depth == 0) {
-            gate.await();                       // freezes a continuation tens of thousands of frames deep
+            gate.await();                       // freezes a continuation thousands of frames deep
             return recurse(0);
         }
         return deepThenPark(depth - 1, gate) + 1;
@@ -114,7 +114,13 @@ class FaultInjectionTest {
                     }, others);
                 }
                 if (fault == Fault.STACK_OVERFLOW_AFTER_PARKING_DEEP) {
-                    TestSupport.eventually("the deep job parked on the gate", () -> jobs.schedulerForTests().fibers()
+                    int thisRound = round;
+                    TestSupport.eventually(() -> "the deep job parked on the gate; round " + thisRound + ", " + bad + ", "
+                            + jobs.stats() + ", fibers " + jobs.schedulerForTests().fibers().stream()
+                            .map(f -> f.thread.getName() + " " + f.thread.getState() + " job="
+                                    + (f.currentJob != null ? f.currentJob.name() : "-") + " wait="
+                                    + (f.waitNode != null ? f.waitNode.counter : "-")).toList(),
+                            () -> jobs.schedulerForTests().fibers()
                             .stream().anyMatch(f -> f.waitNode != null && f.waitNode.counter == gate));
                 }
                 gate.decrement();
@@ -157,7 +163,11 @@ class FaultInjectionTest {
                 }
             }
             case STACK_OVERFLOW_AFTER_PARKING_DEEP -> {
-                return deepThenPark(20_000, gate);
+                // 2,000 frames (a few hundred KB frozen). At 20,000 the park itself sometimes failed: the
+                // JVM threw StackOverflowError("Humongous stack chunk") instead of freezing a stack chunk
+                // near G1's humongous size (half a region: 2 MB with 4 MB regions; regions are 1-32 MB by
+                // heap size), depending on frame sizes (JIT state).
+                return deepThenPark(2_000, gate);
             }
             default -> throw new AssertionError(fault);
         }
