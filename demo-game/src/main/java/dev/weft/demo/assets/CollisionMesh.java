@@ -13,6 +13,11 @@ import java.util.Optional;
  * soon as the mesh is parsed: {@code CollisionMesh.build(meshData)}. A built mesh is immutable and its
  * queries are safe from any number of threads. Triangle numbers in results are the source mesh's
  * (triangle i is indices 3i..3i+2). Hits are double-sided.
+ *
+ * <p>The per-frame queries ({@link #raycastT}, {@link #overlaps(float, float, float, float, float, float)})
+ * allocate nothing: their traversal stack and triangle-test scratch are per thread. On Weft a fiber's
+ * ThreadLocals are cleared after each job, so that is one small allocation per job, not per query (the
+ * demo's frame did ~5 MB of garbage a frame from per-query stacks before).
  */
 public final class CollisionMesh {
     // Slabs are widened by this relative amount so a ray grazing a triangle on a box face still enters
@@ -26,6 +31,21 @@ public final class CollisionMesh {
     private final int[] nodeCount;       // leaf: triangle count (> 0); inner: 0
     private final int depth;             // longest root-to-leaf path, in nodes; sizes the query stack
     private final Aabb bounds;
+
+    /** Per-thread query scratch: a traversal stack (grown to the deepest tree seen) and 18 floats. */
+    private static final class Scratch {
+        int[] stack = new int[32];
+        final float[] floats = new float[TriangleTests.SCRATCH_FLOATS];
+
+        int[] stack(int size) {
+            if (stack.length < size) {
+                stack = new int[Math.max(size, stack.length * 2)];
+            }
+            return stack;
+        }
+    }
+
+    private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
 
     private CollisionMesh(BvhBuilder tree) {
         triangles = tree.reorderedTriangles();
@@ -103,17 +123,30 @@ public final class CollisionMesh {
      * The direction need not be unit length (t is then in multiples of it) but must not be zero.
      */
     public Optional<RayHit> raycast(float ox, float oy, float oz, float dx, float dy, float dz, float maxT) {
+        long hit = nearestHit(ox, oy, oz, dx, dy, dz, maxT);
+        int leaf = (int) hit;
+        return leaf < 0 ? Optional.empty()
+                : Optional.of(new RayHit(Float.intBitsToFloat((int) (hit >>> 32)), sourceTriangle[leaf]));
+    }
+
+    /** As {@link #raycast}, but only the ray parameter of the closest hit, or NaN if none; allocates nothing. */
+    public float raycastT(float ox, float oy, float oz, float dx, float dy, float dz, float maxT) {
+        long hit = nearestHit(ox, oy, oz, dx, dy, dz, maxT);
+        return (int) hit < 0 ? Float.NaN : Float.intBitsToFloat((int) (hit >>> 32));
+    }
+
+    /** The closest hit as (float bits of t) << 32 | leaf-order triangle, or a negative low half if none. */
+    private long nearestHit(float ox, float oy, float oz, float dx, float dy, float dz, float maxT) {
         if (dx == 0 && dy == 0 && dz == 0) {
             throw new IllegalArgumentException("zero ray direction");
         }
-        float[] origin = {ox, oy, oz};
         // "+ 0f" turns -0 into +0, so a zero component always gives +∞ and the NaN rule in enter() holds.
-        float[] inverseDirection = {1 / (dx + 0f), 1 / (dy + 0f), 1 / (dz + 0f)};
+        float ix = 1 / (dx + 0f), iy = 1 / (dy + 0f), iz = 1 / (dz + 0f);
         float bestT = maxT;
         int best = -1;
-        int[] stack = new int[depth + 1];
+        int[] stack = SCRATCH.get().stack(depth + 1);
         int top = 0;
-        if (!Float.isNaN(enter(0, origin, inverseDirection, bestT))) {
+        if (!Float.isNaN(enter(0, ox, oy, oz, ix, iy, iz, bestT))) {
             stack[top++] = 0;
         }
         while (top > 0) {
@@ -129,8 +162,8 @@ public final class CollisionMesh {
                 continue;
             }
             int left = nodeFirst[node], right = left + 1;
-            float tLeft = enter(left, origin, inverseDirection, bestT);
-            float tRight = enter(right, origin, inverseDirection, bestT);
+            float tLeft = enter(left, ox, oy, oz, ix, iy, iz, bestT);
+            float tRight = enter(right, ox, oy, oz, ix, iy, iz, bestT);
             // Push the farther child first so the nearer one is searched first and shrinks bestT.
             boolean leftFirst = Float.isNaN(tRight) || (!Float.isNaN(tLeft) && tLeft <= tRight);
             int near = leftFirst ? left : right, far = leftFirst ? right : left;
@@ -142,30 +175,47 @@ public final class CollisionMesh {
                 stack[top++] = near;
             }
         }
-        return best < 0 ? Optional.empty() : Optional.of(new RayHit(bestT, sourceTriangle[best]));
+        return ((long) Float.floatToRawIntBits(bestT) << 32) | (best & 0xFFFF_FFFFL);
     }
 
     /** True if any triangle touches or intersects the box. */
     public boolean overlaps(Aabb box) {
-        return overlapping(box, true).length > 0;
+        return overlaps(box.minX(), box.minY(), box.minZ(), box.maxX(), box.maxY(), box.maxZ());
+    }
+
+    /** True if any triangle touches or intersects the box given by its corners; allocates nothing. */
+    public boolean overlaps(float minX, float minY, float minZ, float maxX, float maxY, float maxZ) {
+        return visitOverlapping(minX, minY, minZ, maxX, maxY, maxZ, null) > 0;
     }
 
     /** Source indices, ascending, of every triangle touching or intersecting the box. */
     public int[] trianglesOverlapping(Aabb box) {
-        int[] found = overlapping(box, false);
-        Arrays.sort(found);
-        return found;
+        int[][] found = {new int[16]};
+        int n = visitOverlapping(box.minX(), box.minY(), box.minZ(), box.maxX(), box.maxY(), box.maxZ(), found);
+        int[] result = Arrays.copyOf(found[0], n);
+        Arrays.sort(result);
+        return result;
     }
 
-    private int[] overlapping(Aabb box, boolean firstOnly) {
-        int[] found = new int[16];
-        int foundCount = 0;
-        int[] stack = new int[depth + 1];
+    /**
+     * Walks the tree for triangles overlapping the box. With {@code found == null} it stops at the first
+     * and returns 1 (or 0); otherwise it appends every source index to {@code found[0]} (grown as needed)
+     * and returns how many.
+     */
+    private int visitOverlapping(float minX, float minY, float minZ, float maxX, float maxY, float maxZ,
+                                 int[][] found) {
+        Scratch scratch = SCRATCH.get();
+        int[] stack = scratch.stack(2 * depth + 2);       // both children are pushed at each level
+        float cx = (minX + maxX) * 0.5f, cy = (minY + maxY) * 0.5f, cz = (minZ + maxZ) * 0.5f;
+        float hx = (maxX - minX) * 0.5f, hy = (maxY - minY) * 0.5f, hz = (maxZ - minZ) * 0.5f;
+        int count = 0;
         int top = 0;
         stack[top++] = 0;
         while (top > 0) {
             int node = stack[--top];
-            if (!boxOverlaps(node, box)) {
+            int b = node * 6;
+            if (nodeBounds[b] > maxX || minX > nodeBounds[b + 3] || nodeBounds[b + 1] > maxY
+                    || minY > nodeBounds[b + 4] || nodeBounds[b + 2] > maxZ || minZ > nodeBounds[b + 5]) {
                 continue;
             }
             if (nodeCount[node] == 0) {
@@ -174,25 +224,18 @@ public final class CollisionMesh {
                 continue;
             }
             for (int i = nodeFirst[node], end = i + nodeCount[node]; i < end; i++) {
-                if (TriangleTests.overlapsBox(triangles, i * 9, box)) {
-                    if (foundCount == found.length) {
-                        found = Arrays.copyOf(found, foundCount * 2);
+                if (TriangleTests.overlapsBox(triangles, i * 9, cx, cy, cz, hx, hy, hz, scratch.floats)) {
+                    if (found == null) {
+                        return 1;
                     }
-                    found[foundCount++] = sourceTriangle[i];
-                    if (firstOnly) {
-                        return Arrays.copyOf(found, foundCount);
+                    if (count == found[0].length) {
+                        found[0] = Arrays.copyOf(found[0], count * 2);
                     }
+                    found[0][count++] = sourceTriangle[i];
                 }
             }
         }
-        return Arrays.copyOf(found, foundCount);
-    }
-
-    private boolean boxOverlaps(int node, Aabb box) {
-        int b = node * 6;
-        return nodeBounds[b] <= box.maxX() && box.minX() <= nodeBounds[b + 3]
-                && nodeBounds[b + 1] <= box.maxY() && box.minY() <= nodeBounds[b + 4]
-                && nodeBounds[b + 2] <= box.maxZ() && box.minZ() <= nodeBounds[b + 5];
+        return count;
     }
 
     /**
@@ -200,24 +243,39 @@ public final class CollisionMesh {
      * [0, maxT]. Written with comparisons that skip NaN (0 × ∞ for a ray parallel to a slab that starts
      * on its plane) instead of Math.min/max, which would propagate it.
      */
-    private float enter(int node, float[] origin, float[] inverseDirection, float maxT) {
+    private float enter(int node, float ox, float oy, float oz, float ix, float iy, float iz, float maxT) {
         int b = node * 6;
-        float tMin = 0, tMax = maxT;
-        for (int axis = 0; axis < 3; axis++) {
-            float t0 = (nodeBounds[b + axis] - origin[axis]) * inverseDirection[axis];
-            float t1 = (nodeBounds[b + 3 + axis] - origin[axis]) * inverseDirection[axis];
-            if (t0 > t1) {
-                float swap = t0;
-                t0 = t1;
-                t1 = swap;
-            }
-            if (t0 > tMin) {
-                tMin = t0;
-            }
-            if (t1 < tMax) {
-                tMax = t1;
-            }
-        }
+        long range = range(0, maxT);
+        range = slab(range, nodeBounds[b], nodeBounds[b + 3], ox, ix);
+        range = slab(range, nodeBounds[b + 1], nodeBounds[b + 4], oy, iy);
+        range = slab(range, nodeBounds[b + 2], nodeBounds[b + 5], oz, iz);
+        float tMin = tMin(range), tMax = tMax(range);
         return tMin <= tMax * (1 + SLAB_SLACK) + SLAB_SLACK ? tMin : Float.NaN;
+    }
+
+    /** The interval narrowed to one slab's [lo, hi] along one axis (comparisons skip NaN). */
+    private static long slab(long range, float lo, float hi, float origin, float inverseDirection) {
+        float t0 = (lo - origin) * inverseDirection;
+        float t1 = (hi - origin) * inverseDirection;
+        if (t0 > t1) {
+            float swap = t0;
+            t0 = t1;
+            t1 = swap;
+        }
+        float tMin = tMin(range), tMax = tMax(range);
+        return range(t0 > tMin ? t0 : tMin, t1 < tMax ? t1 : tMax);
+    }
+
+    // A ray interval [tMin, tMax] packed in a long, so the slab test allocates nothing.
+    private static long range(float tMin, float tMax) {
+        return ((long) Float.floatToRawIntBits(tMin) << 32) | (Float.floatToRawIntBits(tMax) & 0xFFFF_FFFFL);
+    }
+
+    private static float tMin(long range) {
+        return Float.intBitsToFloat((int) (range >>> 32));
+    }
+
+    private static float tMax(long range) {
+        return Float.intBitsToFloat((int) range);
     }
 }

@@ -43,10 +43,22 @@ final class TriangleTests {
      * normal and the 9 edge × axis cross products. Touching counts as overlapping.
      */
     static boolean overlapsBox(float[] tri, int at, Aabb box) {
-        float cx = (box.minX() + box.maxX()) * 0.5f, cy = (box.minY() + box.maxY()) * 0.5f, cz = (box.minZ() + box.maxZ()) * 0.5f;
-        float hx = (box.maxX() - box.minX()) * 0.5f, hy = (box.maxY() - box.minY()) * 0.5f, hz = (box.maxZ() - box.minZ()) * 0.5f;
-        // Corners relative to the box centre.
-        float[] v = new float[9];
+        return overlapsBox(tri, at, (box.minX() + box.maxX()) * 0.5f, (box.minY() + box.maxY()) * 0.5f,
+                (box.minZ() + box.maxZ()) * 0.5f, (box.maxX() - box.minX()) * 0.5f, (box.maxY() - box.minY()) * 0.5f,
+                (box.maxZ() - box.minZ()) * 0.5f, new float[SCRATCH_FLOATS]);
+    }
+
+    /** Floats of scratch {@link #overlapsBox(float[], int, float, float, float, float, float, float, float[])} needs. */
+    static final int SCRATCH_FLOATS = 18;
+
+    /**
+     * As above for the box with centre c and half size h, using {@code scratch} (at least
+     * {@value #SCRATCH_FLOATS} floats, overwritten) instead of allocating.
+     */
+    static boolean overlapsBox(float[] tri, int at, float cx, float cy, float cz, float hx, float hy, float hz,
+                               float[] scratch) {
+        // Corners relative to the box centre: v = scratch[0..8]; edges: e = scratch[9..17].
+        float[] v = scratch;
         for (int k = 0; k < 3; k++) {
             v[k * 3] = tri[at + k * 3] - cx;
             v[k * 3 + 1] = tri[at + k * 3 + 1] - cy;
@@ -58,18 +70,24 @@ final class TriangleTests {
                 || min3(v[2], v[5], v[8]) > hz || max3(v[2], v[5], v[8]) < -hz) {
             return false;
         }
-        float[] e = {v[3] - v[0], v[4] - v[1], v[5] - v[2], v[6] - v[3], v[7] - v[4], v[8] - v[5],
-                v[0] - v[6], v[1] - v[7], v[2] - v[8]};
+        for (int k = 0; k < 3; k++) {                       // edge k runs from corner k to corner k + 1
+            int from = k * 3, to = ((k + 1) % 3) * 3;
+            scratch[9 + from] = v[to] - v[from];
+            scratch[9 + from + 1] = v[to + 1] - v[from + 1];
+            scratch[9 + from + 2] = v[to + 2] - v[from + 2];
+        }
         // Edge × box axis.
         for (int i = 0; i < 3; i++) {
-            float ex = e[i * 3], ey = e[i * 3 + 1], ez = e[i * 3 + 2];
+            float ex = scratch[9 + i * 3], ey = scratch[9 + i * 3 + 1], ez = scratch[9 + i * 3 + 2];
             if (separates(v, 0, -ez, ey, hx, hy, hz) || separates(v, ez, 0, -ex, hx, hy, hz)
                     || separates(v, -ey, ex, 0, hx, hy, hz)) {
                 return false;
             }
         }
-        // Triangle normal.
-        float nx = e[1] * e[5] - e[2] * e[4], ny = e[2] * e[3] - e[0] * e[5], nz = e[0] * e[4] - e[1] * e[3];
+        // Triangle normal: edge 0 × edge 1.
+        float e0x = scratch[9], e0y = scratch[10], e0z = scratch[11];
+        float e1x = scratch[12], e1y = scratch[13], e1z = scratch[14];
+        float nx = e0y * e1z - e0z * e1y, ny = e0z * e1x - e0x * e1z, nz = e0x * e1y - e0y * e1x;
         return !separates(v, nx, ny, nz, hx, hy, hz);
     }
 

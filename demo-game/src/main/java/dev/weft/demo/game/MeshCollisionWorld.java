@@ -2,9 +2,7 @@ package dev.weft.demo.game;
 
 import dev.weft.demo.assets.Aabb;
 import dev.weft.demo.assets.CollisionMesh;
-import dev.weft.demo.assets.RayHit;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * A {@link CollisionWorld} over {@link CollisionMesh} BVHs placed at offsets (a level's entities with a
@@ -79,9 +77,9 @@ public final class MeshCollisionWorld implements CollisionWorld {
                 continue;
             }
             float depth = ly - b.minY();
-            Optional<RayHit> hit = p.mesh().raycast(lx, ly, lz, 0f, -1f, 0f, depth);
-            if (hit.isPresent()) {
-                best = Math.max(best, maxY - hit.get().t());
+            float t = p.mesh().raycastT(lx, ly, lz, 0f, -1f, 0f, depth);   // allocation-free, per entity
+            if (!Float.isNaN(t)) {
+                best = Math.max(best, maxY - t);
             }
         }
         return best;
@@ -96,7 +94,7 @@ public final class MeshCollisionWorld implements CollisionWorld {
             float lMinZ = minZ - p.z(), lMaxZ = maxZ - p.z();
             if (b.minX() <= lMaxX && lMinX <= b.maxX() && b.minY() <= lMaxY && lMinY <= b.maxY()
                     && b.minZ() <= lMaxZ && lMinZ <= b.maxZ()
-                    && p.mesh().overlaps(new Aabb(lMinX, lMinY, lMinZ, lMaxX, lMaxY, lMaxZ))) {
+                    && p.mesh().overlaps(lMinX, lMinY, lMinZ, lMaxX, lMaxY, lMaxZ)) {
                 return true;
             }
         }

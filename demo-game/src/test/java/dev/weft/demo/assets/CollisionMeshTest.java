@@ -151,6 +151,8 @@ class CollisionMeshTest {
             Optional<RayHit> actual = collision.raycast(ox, oy, oz, dx, dy, dz, maxT);
             String ray = "ray " + r + " from " + ox + "," + oy + "," + oz + " along " + dx + "," + dy + "," + dz;
             assertEquals(expected.isPresent(), actual.isPresent(), ray);
+            float t = collision.raycastT(ox, oy, oz, dx, dy, dz, maxT);
+            assertEquals(expected.isPresent() ? expected.get().t() : Float.NaN, t, 0f, ray + " (raycastT)");
             if (expected.isPresent()) {
                 hits++;
                 // Equal t may come from two triangles sharing the edge the ray crosses; either is right.
