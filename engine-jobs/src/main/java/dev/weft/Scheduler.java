@@ -113,7 +113,7 @@ final class Scheduler {
     private final AtomicLong cancelledOutsideWorkers = new AtomicLong();
     private final AtomicLong fiberIds = new AtomicLong();
     private final AtomicInteger wakeCursor = new AtomicInteger();
-    volatile boolean pinWorkers;        // set before the workers start (see JobSystem.Builder.pinWorkersToCores)
+    private final boolean pinWorkers;   // JobSystem.Builder.pinWorkersToCores; published to workers by Thread.start
     private volatile JobTrace trace;    // the recording in progress, or null (read once per job)
     private volatile int sleepers;      // workers registered as parked; CAS/getAndAdd only
     private volatile int runState;      // RUNNING → CLOSING/STOPPING → TERMINATED
@@ -664,7 +664,7 @@ final class Scheduler {
         for (Fiber f : allFibers) {
             WaitNode n = f.waitNode;
             if (n != null && n.job != null && n.job.group == g) {
-                f.cancelWaitOf(n.job);         // the waiting job's own group decides, as for handles
+                n.cancel();                    // the waiting job's own group decides, as for handles
             }
         }
     }

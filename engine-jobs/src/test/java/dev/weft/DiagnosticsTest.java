@@ -146,7 +146,7 @@ class DiagnosticsTest {
             bothSubmitted.decrement();
             eventually(() -> "three kinds reported; reported so far: "
                     + reports.stream().map(r -> r.kind() + " '" + r.jobName() + "'").toList() + "; stats " + jobs.stats()
-                    + "; fibers " + fiberStates(jobs) + "; watchdog thread " + watchdogThreadState(), () -> kinds(reports).size() == 3
+                    + "; fibers " + TestSupport.fiberStates(jobs) + "; watchdog thread " + watchdogThreadState(), () -> kinds(reports).size() == 3
                     && has(reports, WatchdogReport.Kind.LONG_WAIT, "waits for streaming")
                     && has(reports, WatchdogReport.Kind.BLOCKED_WORKER, "blocks its worker"));
             WatchdogReport wait = find(reports, WatchdogReport.Kind.LONG_WAIT, "waits for streaming");
@@ -168,15 +168,6 @@ class DiagnosticsTest {
         }
     }
 
-    /** Each fiber's thread state, job and wait, read without suspending it (for a failure message). */
-    private static String fiberStates(JobSystem jobs) {
-        return jobs.schedulerForTests().fibers().stream().map(f -> {
-            JobNode j = f.currentJob;
-            WaitNode n = f.waitNode;
-            return f.thread.getName() + " " + f.thread.getState() + " job=" + (j != null ? j.name() : "-")
-                    + " waits=" + (n != null ? n.counter + "/" + n.state() : "-");
-        }).toList().toString();
-    }
 
     /** The watchdog thread's state and stack, first in a failure message (CI logs cut long dumps). */
     private static String watchdogThreadState() {

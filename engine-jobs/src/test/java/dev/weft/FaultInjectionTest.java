@@ -116,10 +116,7 @@ class FaultInjectionTest {
                 if (fault == Fault.STACK_OVERFLOW_AFTER_PARKING_DEEP) {
                     int thisRound = round;
                     TestSupport.eventually(() -> "the deep job parked on the gate; round " + thisRound + ", " + bad + ", "
-                            + jobs.stats() + ", fibers " + jobs.schedulerForTests().fibers().stream()
-                            .map(f -> f.thread.getName() + " " + f.thread.getState() + " job="
-                                    + (f.currentJob != null ? f.currentJob.name() : "-") + " wait="
-                                    + (f.waitNode != null ? f.waitNode.counter : "-")).toList(),
+                            + jobs.stats() + ", fibers " + TestSupport.fiberStates(jobs),
                             () -> jobs.schedulerForTests().fibers()
                             .stream().anyMatch(f -> f.waitNode != null && f.waitNode.counter == gate));
                 }

@@ -67,6 +67,16 @@ final class TestSupport {
         }
     }
 
+    /** Each fiber's thread state, job and wait, read without suspending it (for failure messages). */
+    static String fiberStates(JobSystem jobs) {
+        return jobs.schedulerForTests().fibers().stream().map(f -> {
+            JobNode j = f.currentJob;
+            WaitNode n = f.waitNode;
+            return f.thread.getName() + " " + f.thread.getState() + " job=" + (j != null ? j.name() : "-")
+                    + " waits=" + (n != null ? n.counter + "/" + n.state() : "-");
+        }).toList().toString();
+    }
+
     static String threadDump() {
         StringBuilder sb = new StringBuilder("---- thread dump ----\n");
         for (ThreadInfo ti : ManagementFactory.getThreadMXBean().dumpAllThreads(false, false)) {

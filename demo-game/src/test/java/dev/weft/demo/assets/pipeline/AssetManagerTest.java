@@ -28,14 +28,12 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /** Dedup, reference-counted unload, cancellation, progress and the main-thread upload path. */
 @Timeout(120)
-class AssetManagerTest {
+class AssetManagerTest extends WithJobSystem {
     private static final String PNG = "lvl/textures/grass.png";
     private static final String OBJ = "lvl/meshes/post.obj";
     private static final Map<String, byte[]> FILES = Fixture.files(
@@ -49,18 +47,6 @@ class AssetManagerTest {
                     entity p mesh=post texture=grass collision=post_col 0 0 0
                     """);
 
-    private JobSystem jobs;
-
-    @BeforeEach
-    void start() {
-        jobs = Fixture.jobs();
-    }
-
-    @AfterEach
-    void stop() {
-        Fixture.assertNoFiberParked(jobs);
-        jobs.close();
-    }
 
     @Test
     void concurrentRequestsShareOneLoadAndTheLastReleaseFrees() throws Exception {

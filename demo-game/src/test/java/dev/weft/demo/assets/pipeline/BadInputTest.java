@@ -11,8 +11,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -22,20 +20,7 @@ import org.junit.jupiter.api.Timeout;
  * left parked.
  */
 @Timeout(120)
-class BadInputTest {
-    private JobSystem jobs;
-
-    @BeforeEach
-    void start() {
-        jobs = Fixture.jobs();
-    }
-
-    @AfterEach
-    void stop() {
-        Fixture.assertNoFiberParked(jobs);
-        jobs.close();
-    }
-
+class BadInputTest extends WithJobSystem {
     private static final byte[] GOOD_PNG = Fixture.resource("tiny/textures/grass_64.png");
     private static final byte[] GOOD_OBJ = Fixture.resource("tiny/meshes/post.obj");
 

@@ -10,27 +10,12 @@ import dev.weft.demo.game.Level;
 import dev.weft.demo.game.LevelLoading;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /** The game's {@link LevelLoading} contract on the real loader. */
 @Timeout(120)
-class PipelineLevelLoadingTest {
-    private JobSystem jobs;
-
-    @BeforeEach
-    void start() {
-        jobs = Fixture.jobs();
-    }
-
-    @AfterEach
-    void stop() {
-        Fixture.assertNoFiberParked(jobs);
-        jobs.close();
-    }
-
+class PipelineLevelLoadingTest extends WithJobSystem {
     /** The game's interface on the real loader: a Level with CPU data, a mesh collision world, and Level.close() frees. */
     @Test
     void servesTheGame() {

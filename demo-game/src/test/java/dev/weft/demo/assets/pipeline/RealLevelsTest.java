@@ -8,27 +8,12 @@ import dev.weft.demo.assets.AssetKind;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /** The generated levels from the assets jar, end to end, headless. */
 @Timeout(300)
-class RealLevelsTest {
-    private JobSystem jobs;
-
-    @BeforeEach
-    void start() {
-        jobs = Fixture.jobs();
-    }
-
-    @AfterEach
-    void stop() {
-        Fixture.assertNoFiberParked(jobs);
-        jobs.close();
-    }
-
+class RealLevelsTest extends WithJobSystem {
     @Test
     void tinyLoadsEndToEnd() {
         Fixture.RecordingSource source = new Fixture.RecordingSource(AssetSource.classpath());
