@@ -21,6 +21,10 @@ import java.util.concurrent.TimeoutException;
  * ({@link JobCancelledException}): cancelled before it started, or it ended by throwing
  * {@code JobCancelledException} after {@link #cancel()} asked it to stop.
  *
+ * <p>If the job was given a {@link Counter}, the handle has ended (and its
+ * {@link #toCompletableFuture() future} is complete) before that counter is decremented: once the
+ * counter is at zero, every handle it counts is done.
+ *
  * @param <T> the result type
  */
 public final class JobHandle<T> extends JobNode {
@@ -146,12 +150,14 @@ public final class JobHandle<T> extends JobNode {
     void complete(Throwable failure, boolean cancelled) {
         this.cancelled = cancelled;
         this.failure = failure;
-        Scheduler.completeCounter(this, counter, failure);
-        done.decrement();                    // publishes result/failure/cancelled to joiners
-        CompletableFuture<T> f = future;
+        // The handle ends before its counter does: whoever sees the counter at zero may read every
+        // handle it counts (isDone, getNow, the future) and must find it ended.
+        done.decrement();                    // release: publishes result/failure/cancelled to joiners
+        CompletableFuture<T> f = future;     // volatile read after the decrement: see toCompletableFuture
         if (f != null) {
             completeFuture(f);
         }
+        Scheduler.completeCounter(this, counter, failure);
     }
 
     @Override

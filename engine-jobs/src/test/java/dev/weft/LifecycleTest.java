@@ -128,6 +128,35 @@ class LifecycleTest {
         }
     }
 
+    /**
+     * A counter reaching zero means every job it counts has ended: its handle is done and its
+     * CompletableFuture completed. The waiter spins on the counter (no park, no wake-up latency) so
+     * it looks at the handle the moment the counter turns zero; a handle that completes its counter
+     * before itself fails here within a few hundred rounds.
+     */
+    @ParameterizedTest(name = "workers={0}")
+    @ValueSource(ints = {1, 2})
+    void aCounterAtZeroMeansEveryHandleItCountsIsDone(int workers) {
+        try (JobSystem jobs = system(workers)) {
+            int rounds = TestSupport.FULL ? 200_000 : 20_000;
+            for (int round = 0; round < rounds; round++) {
+                Counter c = new Counter("one");
+                JobHandle<Integer> h = jobs.submit(Priority.NORMAL, "j", () -> 1, c);
+                CompletableFuture<Integer> f = (round & 1) == 0 ? h.toCompletableFuture() : null;
+                while (!c.isDone()) {
+                    Thread.onSpinWait();
+                }
+                int r = round;
+                assertTrue(h.isDone(), () -> "round " + r + ": the counter was at zero before its job's "
+                        + "handle was done");
+                assertEquals(1, h.getNow(-1), () -> "round " + r + ": " + h);
+                if (f != null) {
+                    assertTrue(f.isDone(), () -> "round " + r + ": counter at zero, future not complete");
+                }
+            }
+        }
+    }
+
     @ParameterizedTest(name = "workers={0}")
     @ValueSource(ints = {1, 2})
     void aRunningJobSeesCancellationAndAParkedOneIsWoken(int workers) {
