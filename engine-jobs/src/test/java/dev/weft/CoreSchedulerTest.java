@@ -93,20 +93,23 @@ class CoreSchedulerTest {
     @ParameterizedTest(name = "workers={0}")
     @ValueSource(ints = {1, 2, 4, 8})
     void aWaitingJobFreesItsWorker(int workers) {
-        // Every worker gets a job that waits on a counter only a later job can release. If waiting held the
-        // worker, the releasing job could never run and this would hang.
+        // Four waiting jobs per worker, all parked, before the job that releases them is submitted. If
+        // waiting held the worker, the releasing job could never run and this would hang.
         try (JobSystem jobs = system(workers)) {
             Counter gate = new Counter("gate");
             gate.add(1);
             Counter waiters = new Counter("waiters");
-            for (int i = 0; i < workers * 4; i++) {
+            int n = workers * 4;
+            for (int i = 0; i < n; i++) {
                 jobs.run(Priority.FRAME, "waiter", gate::await, waiters);
             }
+            TestSupport.eventually(() -> "all " + n + " waiters parked; " + jobs.stats(),
+                    () -> jobs.stats().fibersParked() == n);
             Counter released = new Counter("released");
             jobs.run(Priority.BACKGROUND, "release", gate::decrement, released);
             await(released);
             await(waiters);
-            assertTrue(jobs.stats().waits() > 0, "some waiter parked its fiber");
+            assertTrue(jobs.stats().waits() >= n, "each waiter parked its fiber: " + jobs.stats());
         }
     }
 
