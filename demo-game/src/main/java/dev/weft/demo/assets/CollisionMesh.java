@@ -1,5 +1,6 @@
 package dev.weft.demo.assets;
 
+import dev.weft.WorkerLocal;
 import java.nio.FloatBuffer;
 import java.nio.IntBuffer;
 import java.util.Arrays;
@@ -15,9 +16,10 @@ import java.util.Optional;
  * (triangle i is indices 3i..3i+2). Hits are double-sided.
  *
  * <p>The per-frame queries ({@link #raycastT}, {@link #overlaps(float, float, float, float, float, float)})
- * allocate nothing: their traversal stack and triangle-test scratch are per thread. On Weft a fiber's
- * ThreadLocals are cleared after each job, so that is one small allocation per job, not per query (the
- * demo's frame did ~5 MB of garbage a frame from per-query stacks before).
+ * allocate nothing: their traversal stack and triangle-test scratch are a {@link WorkerLocal}, one per
+ * Weft worker (and per thread elsewhere). A query does not wait, so no other job can use the scratch
+ * while it runs. (Per-query stacks made ~5 MB of garbage a demo frame; a ThreadLocal, which Weft
+ * clears after each job, still made one scratch per job.)
  */
 public final class CollisionMesh {
     // Slabs are widened by this relative amount so a ray grazing a triangle on a box face still enters
@@ -32,7 +34,7 @@ public final class CollisionMesh {
     private final int depth;             // longest root-to-leaf path, in nodes; sizes the query stack
     private final Aabb bounds;
 
-    /** Per-thread query scratch: a traversal stack (grown to the deepest tree seen) and 18 floats. */
+    /** Per-worker query scratch: a traversal stack (grown to the deepest tree seen) and 18 floats. */
     private static final class Scratch {
         int[] stack = new int[32];
         final float[] floats = new float[TriangleTests.SCRATCH_FLOATS];
@@ -45,7 +47,7 @@ public final class CollisionMesh {
         }
     }
 
-    private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
+    private static final WorkerLocal<Scratch> SCRATCH = WorkerLocal.withInitial(Scratch::new);
 
     private CollisionMesh(BvhBuilder tree) {
         triangles = tree.reorderedTriangles();

@@ -5,12 +5,10 @@ import dev.weft.JobHandle;
 import dev.weft.JobSystem;
 import dev.weft.Priority;
 import dev.weft.RangeJob;
-import dev.weft.demo.render.DrawCommand;
+import dev.weft.demo.render.DrawList;
 import dev.weft.demo.render.Mesh;
 import dev.weft.demo.render.Texture;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import org.joml.FrustumIntersection;
@@ -27,12 +25,12 @@ import org.joml.Vector3fc;
  * frame N (root job, FRAME priority)
  *   simulate  parallelFor over entities: ticks x (movement, collision, animation)   -> Counter "simulate"
  *   cull      parallelFor over entities: frustum vs bounds, writes visible[i]        -> Counter "cull"
- *   build     parallelFor over entities: visible ones -> commands (and the renderer's DrawCommands)
- *             in the worker's own buffer, one chunk per range, tagged with the range's start
+ *   build     parallelFor over entities: visible ones -> commands (ids and a model matrix) in the
+ *             worker's own buffer, one chunk per range, tagged with the range's start
  *                                                                                    -> Counter "build"
  *   merge     one job: chunks taken in range-start order (so worker scheduling cannot change the
  *             order), static props culled, and a stable counting sort by (mesh, texture) into the
- *             output slot; only references and matrices move                       -> Counter "merge"
+ *             output slot, and the renderer's DrawList filled from it              -> Counter "merge"
  * </pre>
  *
  * <p>No locks: {@link RangeJob} hands each range its worker index, and a worker runs one range at a
@@ -81,8 +79,7 @@ final class FrameGraph {
         int visibleEntities;
         int visibleProps;
         final CommandBuffer commands = new CommandBuffer(1024);   // merged, sorted by (mesh, texture)
-        final List<DrawCommand> draws = new ArrayList<>();         // empty when the graph has no GPU handles
-        DrawCommand[] drawScratch = new DrawCommand[0];             // merge's sort target for draws
+        final DrawList draws = new DrawList(1024);                 // commands as GPU handles; empty without them
         final Vector3f eye = new Vector3f();
         final Vector3f target = new Vector3f();
         final long[] stageNanos = new long[FrameStage.values().length];
@@ -128,8 +125,6 @@ final class FrameGraph {
     /** One worker's build output for the current frame: its commands and the chunks (ranges) they came from. */
     private static final class WorkerCommands {
         final CommandBuffer buffer = new CommandBuffer(256);
-        final Matrix4f scratch = new Matrix4f();
-        DrawCommand[] draws = new DrawCommand[256];   // draws[i] is buffer's command i; only with GPU handles
         int[] chunkStart = new int[16];   // entity index the range started at
         int[] chunkOffset = new int[16];  // first command of the chunk in buffer
         int[] chunkCount = new int[16];   // commands in the chunk
@@ -184,7 +179,6 @@ final class FrameGraph {
     private long[] chunkKeys = new long[64];
     private final int[] keyStarts;
     private final boolean[] propVisible;
-    private final DrawCommand[] propDraws;          // made once; null without GPU handles
 
     // Set by the root job before each stage's submission, which publishes them to the range jobs.
     private int ticks;
@@ -227,14 +221,6 @@ final class FrameGraph {
         }
         this.workerStats = new long[(workers + 1) * STRIDE];
         this.propVisible = new boolean[props.count()];
-        this.propDraws = gpu == null ? null : new DrawCommand[props.count()];
-        if (gpu != null) {
-            Matrix4f m = new Matrix4f();
-            for (int p = 0; p < props.count(); p++) {
-                m.set(props.models(), p * CommandBuffer.MATRIX_FLOATS);
-                propDraws[p] = new DrawCommand(gpu.meshes()[props.meshIds()[p]], gpu.textures()[props.textureIds()[p]], m);
-            }
-        }
     }
 
     /**
@@ -350,14 +336,7 @@ final class FrameGraph {
             int c = b.add(a.meshIds()[kind], a.textureIds()[e.texture[i]], i);
             float s = e.half[i] * e.scale[i] * a.meshScales()[kind];
             float yaw = e.yaw[i];
-            b.setModel(c, e.x[i], e.y[i], e.z[i], (float) StrictMath.sin(yaw), (float) StrictMath.cos(yaw), s, s, s);
-            if (gpu != null) {
-                if (c == wc.draws.length) {
-                    wc.draws = Arrays.copyOf(wc.draws, c * 2);
-                }
-                wc.scratch.set(b.model, c * CommandBuffer.MATRIX_FLOATS);   // DrawCommand copies it
-                wc.draws[c] = new DrawCommand(gpu.meshes()[b.mesh[c]], gpu.textures()[b.texture[c]], wc.scratch);
-            }
+            b.setModel(c, e.x[i], e.y[i], e.z[i], FloatTrig.sin(yaw), FloatTrig.cos(yaw), s, s, s);
         }
         wc.addChunk(start, offset, b.count - offset);
         workerStats[worker * STRIDE + RANGES + FrameStage.BUILD.ordinal()]++;
@@ -417,12 +396,11 @@ final class FrameGraph {
             starts[key + 1] += starts[key];
         }
 
-        // Pass 2: place every command (and its DrawCommand) at its key's next slot.
+        // Pass 2: place every command at its key's next slot.
         CommandBuffer sorted = out.commands;
         sorted.clear();
         sorted.ensureCapacity(total + propsSeen);
         sorted.count = total + propsSeen;
-        DrawCommand[] draws = gpu == null ? null : ensureDraws(out, total + propsSeen);
         for (int j = 0; j < k; j++) {
             WorkerCommands wc = workerCommands[(int) (chunkKeys[j] >>> 20) & 0xFFF];
             int c = (int) (chunkKeys[j] & 0xFFFFF);
@@ -430,25 +408,25 @@ final class FrameGraph {
             for (int i = wc.chunkOffset[c], end = i + wc.chunkCount[c]; i < end; i++) {
                 int dst = starts[b.mesh[i] * textureIdCount + b.texture[i]]++;
                 place(sorted, dst, b.mesh[i], b.texture[i], b.entity[i], b.model, i);
-                if (draws != null) {
-                    draws[dst] = wc.draws[i];
-                }
             }
         }
         for (int p = 0; p < props.count(); p++) {
             if (propVisible[p]) {
                 int dst = starts[props.meshIds()[p] * textureIdCount + props.textureIds()[p]]++;
                 place(sorted, dst, props.meshIds()[p], props.textureIds()[p], -1, props.models(), p);
-                if (draws != null) {
-                    draws[dst] = propDraws[p];
-                }
             }
         }
         out.visibleEntities = total;
         out.visibleProps = propsSeen;
-        out.draws.clear();
-        if (draws != null) {
-            out.draws.addAll(Arrays.asList(draws).subList(0, sorted.count));
+        DrawList draws = out.draws;
+        draws.clear();
+        if (gpu != null) {
+            draws.ensureCapacity(sorted.count);
+            Mesh[] meshes = gpu.meshes();
+            Texture[] textures = gpu.textures();
+            for (int i = 0; i < sorted.count; i++) {
+                draws.add(meshes[sorted.mesh[i]], textures[sorted.texture[i]], sorted.model, i * CommandBuffer.MATRIX_FLOATS);
+            }
         }
         workerStats[workerCommands.length * STRIDE]++;   // merges run (the extra row is the merge job's)
 
@@ -470,13 +448,6 @@ final class FrameGraph {
         to.entity[dst] = entity;
         System.arraycopy(models, src * CommandBuffer.MATRIX_FLOATS, to.model, dst * CommandBuffer.MATRIX_FLOATS,
                 CommandBuffer.MATRIX_FLOATS);
-    }
-
-    private DrawCommand[] ensureDraws(Output out, int n) {
-        if (out.drawScratch.length < n) {
-            out.drawScratch = new DrawCommand[Math.max(n, out.drawScratch.length * 2)];
-        }
-        return out.drawScratch;
     }
 
     /** For the watchdog: which frame and stage the graph is in, and how much of that stage is left. */

@@ -8,8 +8,9 @@ import dev.weft.demo.game.CollisionWorld.WorldBounds;
  * spin/pulse animation. Entities do not collide with each
  * other, so ticks of different entities are independent and any range split gives the same result.
  *
- * <p>Deterministic: float arithmetic only, and {@link StrictMath} for the one transcendental call, so a
- * seed gives the same states on every run whichever worker ticks which entity.
+ * <p>Deterministic: float arithmetic only, and {@link FloatTrig} (float-only, allocation-free) for the
+ * one transcendental call, so a seed gives the same states on every run whichever worker ticks which
+ * entity.
  */
 final class Simulation {
     static final float GRAVITY = -9.81f;          // m/s^2
@@ -92,7 +93,7 @@ final class Simulation {
         e.yaw[i] = wrap(e.yaw[i] + e.spin[i] * dt);
         float ph = wrap(e.phase[i] + e.bobRate[i] * dt);
         e.phase[i] = ph;
-        e.scale[i] = 1f + 0.12f * (float) StrictMath.sin(ph);
+        e.scale[i] = 1f + 0.12f * FloatTrig.sin(ph);
     }
 
     private static float wrap(float radians) {

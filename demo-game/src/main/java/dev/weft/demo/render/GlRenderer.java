@@ -9,7 +9,6 @@ import java.nio.IntBuffer;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
-import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -68,6 +67,7 @@ final class GlRenderer implements Renderer {
 
     private final Matrix4f viewProjection = new Matrix4f();
     private final Matrix3f normalMatrix = new Matrix3f();
+    private final Matrix4f modelScratch = new Matrix4f();
     private FloatBuffer mat4Scratch;  // native, 16 floats; freed in close()
     private FloatBuffer mat3Scratch;  // native, 9 floats
 
@@ -218,7 +218,7 @@ final class GlRenderer implements Renderer {
     }
 
     @Override
-    public void drawScene(Camera camera, DirectionalLight light, List<DrawCommand> commands) {
+    public void drawScene(Camera camera, DirectionalLight light, DrawList draws) {
         checkFrame();
         Objects.requireNonNull(camera, "camera");
         Objects.requireNonNull(light, "light");
@@ -240,9 +240,10 @@ final class GlRenderer implements Renderer {
 
         Mesh boundMesh = null;
         Texture boundTexture = null;
-        for (DrawCommand c : commands) {
-            Mesh mesh = c.mesh();
-            Texture texture = c.texture();
+        Objects.requireNonNull(draws, "draws");
+        for (int i = 0, n = draws.size(); i < n; i++) {
+            Mesh mesh = draws.mesh(i);
+            Texture texture = draws.texture(i);
             if (mesh != boundMesh) {
                 requireLive(mesh);
                 glBindVertexArray(mesh.vao);
@@ -253,8 +254,9 @@ final class GlRenderer implements Renderer {
                 glBindTexture(GL_TEXTURE_2D, texture.id);
                 boundTexture = texture;
             }
-            glUniformMatrix4fv(litModel, false, c.model().get(mat4Scratch));
-            c.model().normal(normalMatrix);
+            Matrix4f model = draws.model(i, modelScratch);
+            glUniformMatrix4fv(litModel, false, model.get(mat4Scratch));
+            model.normal(normalMatrix);
             glUniformMatrix3fv(litNormalMatrix, false, normalMatrix.get(mat3Scratch));
             glDrawElements(GL_TRIANGLES, mesh.indexCount(), GL_UNSIGNED_INT, 0L);
             drawCalls++;

@@ -1,7 +1,6 @@
 package dev.weft.demo.render;
 
 import dev.weft.demo.window.Display;
-import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -53,15 +52,19 @@ final class HeadlessRenderer implements Renderer {
     @Override public void beginFrame() { check(); }
 
     @Override
-    public void drawScene(Camera camera, DirectionalLight light, List<DrawCommand> commands) {
+    public void drawScene(Camera camera, DirectionalLight light, DrawList draws) {
         check();
         Objects.requireNonNull(camera, "camera");
         Objects.requireNonNull(light, "light");
-        for (DrawCommand c : commands) {
-            ownedBy(c.mesh().owner);
-            ownedBy(c.texture().owner);
-            if (c.mesh().released || c.texture().released) {
-                throw new IllegalStateException("drawing a released resource: " + c);
+        Objects.requireNonNull(draws, "draws");
+        for (int i = 0, n = draws.size(); i < n; i++) {
+            Mesh mesh = draws.mesh(i);
+            Texture texture = draws.texture(i);
+            ownedBy(mesh.owner);
+            ownedBy(texture.owner);
+            if (mesh.released || texture.released) {
+                throw new IllegalStateException("drawing a released resource: draw " + i + " of " + draws
+                        + ", mesh " + mesh + ", texture " + texture);
             }
             drawCalls++;
         }

@@ -17,7 +17,7 @@ import java.util.Optional;
  * display.pollEvents();
  * renderer.beginFrame();
  * if (loading) renderer.drawLoadingScreen(progress);
- * else renderer.drawScene(camera, light, commands);
+ * else renderer.drawScene(camera, light, draws);          // a DrawList, refilled every frame
  * renderer.drawFrameGraph(graph);
  * Optional<RgbaImage> shot = wantShot ? renderer.readFrame() : Optional.empty();   // before the swap
  * display.swapBuffers();
@@ -57,8 +57,16 @@ public interface Renderer extends AutoCloseable {
     /** Starts a frame: viewport = current framebuffer size, colour and depth cleared. */
     void beginFrame();
 
-    /** Draws meshes with the lit shader (directional light + ambient) from the camera's point of view. */
-    void drawScene(Camera camera, DirectionalLight light, List<DrawCommand> commands);
+    /**
+     * Draws meshes with the lit shader (directional light + ambient) from the camera's point of view,
+     * in the list's order (sort it by mesh and texture to save binds). Allocates nothing.
+     */
+    void drawScene(Camera camera, DirectionalLight light, DrawList draws);
+
+    /** {@link #drawScene(Camera, DirectionalLight, DrawList)} for a list of commands; copies them first. */
+    default void drawScene(Camera camera, DirectionalLight light, List<DrawCommand> commands) {
+        drawScene(camera, light, DrawList.of(commands));
+    }
 
     /** Draws the full-screen loading screen with a progress bar filled to {@code fraction} (0..1). */
     void drawLoadingScreen(float fraction);

@@ -71,6 +71,54 @@ class RenderCommandDeterminismTest {
         }
     }
 
+    /** With GPU handles, the frame's DrawList is its merged commands, in order, as meshes and textures. */
+    @Test
+    void theDrawListIsTheMergedCommandsAsGpuHandles() throws Exception {
+        var display = dev.weft.demo.window.Displays.open(dev.weft.demo.window.DisplayConfig.defaults()
+                .withPreferred(dev.weft.demo.window.DisplayKind.NONE), notice -> { });
+        try (var renderer = dev.weft.demo.render.Renderer.create(display);
+             JobSystem jobs = JobSystem.builder().name("draws").workers(2).build()) {
+            dev.weft.demo.render.Mesh[] meshes = new dev.weft.demo.render.Mesh[3];
+            dev.weft.demo.render.Texture[] textures = new dev.weft.demo.render.Texture[4];
+            for (int i = 0; i < meshes.length; i++) {
+                meshes[i] = renderer.uploadMesh(dev.weft.demo.render.ProceduralMeshes.cube(1f + i));
+            }
+            for (int i = 0; i < textures.length; i++) {
+                textures[i] = renderer.uploadTexture(dev.weft.demo.render.ProceduralTextures.checker(8, 2, i, 0xFFFFFF));
+            }
+            CollisionWorld world = world();
+            Entities e = Entities.spawn(ENTITIES, 7, world, 2, 3);
+            FrameGraph.Props props = new FrameGraph.Props(new int[] {2}, new int[] {3},
+                    new Matrix4f().scale(40f).get(new float[16]), new float[] {-20, 0, -20, 20, 0, 20});
+            FrameGraph g = new FrameGraph(new FrameGraph.Setup(jobs, e, world,
+                    new FrameGraph.AgentKinds(new int[] {0, 1}, new float[] {2f, 1f}, new int[] {0, 1, 2}),
+                    props, 3, 4, new FrameGraph.Gpu(meshes, textures), 256, null, 1, null));
+            Vector3f eye = new Vector3f();
+            Vector3f target = new Vector3f();
+            Matrix4f vp = new Matrix4f();
+            Matrix4f m = new Matrix4f();
+            for (int f = 0; f < 5; f++) {
+                CameraPath.at((f + 1) / 60.0, world.bounds(), eye, target);
+                vp.setPerspective((float) Math.toRadians(60), 16f / 9f, 0.1f, 200f).lookAt(eye, target, new Vector3f(0, 1, 0));
+                FrameGraph.Output o = g.submit(new FrameGraph.Input(f, 1, vp, eye, target)).join(TIMEOUT);
+                CommandBuffer c = o.commands;
+                assertTrue(c.count > 0);
+                assertEquals(c.count, o.draws.size(), "one draw per merged command");
+                for (int i = 0; i < c.count; i++) {
+                    assertSame(meshes[c.mesh[i]], o.draws.mesh(i), "mesh of draw " + i);
+                    assertSame(textures[c.texture[i]], o.draws.texture(i), "texture of draw " + i);
+                    assertEquals(new Matrix4f().set(c.model, i * CommandBuffer.MATRIX_FLOATS), o.draws.model(i, m),
+                            "model of draw " + i);
+                }
+                renderer.beginFrame();
+                renderer.drawScene(new dev.weft.demo.render.Camera(), dev.weft.demo.render.DirectionalLight.defaults(),
+                        o.draws);
+            }
+        } finally {
+            display.close();
+        }
+    }
+
     @Test
     void sameSeedSameCommandsWhateverTheWorkersAndGrain() throws Exception {
         List<Long> reference = run(1, 256, 42);

@@ -2,7 +2,7 @@ package dev.weft.demo.assets.pipeline;
 
 import dev.weft.demo.render.Camera;
 import dev.weft.demo.render.DirectionalLight;
-import dev.weft.demo.render.DrawCommand;
+import dev.weft.demo.render.DrawList;
 import dev.weft.demo.render.FrameTimeGraph;
 import dev.weft.demo.render.Mesh;
 import dev.weft.demo.render.MeshSource;
@@ -14,7 +14,6 @@ import dev.weft.demo.window.Display;
 import dev.weft.demo.window.DisplayConfig;
 import dev.weft.demo.window.DisplayKind;
 import dev.weft.demo.window.Displays;
-import java.util.List;
 import java.util.Optional;
 
 /**
@@ -67,7 +66,7 @@ final class CountingRenderer implements Renderer {
 
     @Override public void setClearColour(float r, float g, float b) { inner.setClearColour(r, g, b); }
     @Override public void beginFrame() { inner.beginFrame(); }
-    @Override public void drawScene(Camera c, DirectionalLight l, List<DrawCommand> cmds) { inner.drawScene(c, l, cmds); }
+    @Override public void drawScene(Camera c, DirectionalLight l, DrawList draws) { inner.drawScene(c, l, draws); }
     @Override public void drawLoadingScreen(float fraction) { inner.drawLoadingScreen(fraction); }
     @Override public void drawFrameGraph(FrameTimeGraph graph) { inner.drawFrameGraph(graph); }
     @Override public Optional<RgbaImage> readFrame() { return inner.readFrame(); }

@@ -1,0 +1,113 @@
+package dev.weft;
+
+import dev.weft.internal.FiberSupport;
+import java.util.Arrays;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+
+/**
+ * A value per worker thread, for scratch memory that jobs reuse: traversal stacks, temporary arrays,
+ * per-worker accumulators. The fiber-safe replacement for a {@link ThreadLocal} cache.
+ *
+ * <pre>{@code
+ * private static final WorkerLocal<int[]> STACK = WorkerLocal.withInitial(() -> new int[64]);
+ *
+ * jobs.parallelFor(0, rays.length, 256, (start, end, worker) -> {
+ *     int[] stack = STACK.get();            // this worker's; no allocation after the first call
+ *     for (int i = start; i < end; i++) trace(rays[i], stack);
+ * });
+ * }</pre>
+ *
+ * <p>Why not a {@code ThreadLocal}: a job runs on a fiber, and Weft clears a fiber's ThreadLocals after
+ * every job (so one job's values never leak into the next job that reuses the fiber), which makes a
+ * ThreadLocal cache one fresh value per job. A {@code WorkerLocal} belongs to the worker thread the
+ * job is running on, so it survives from job to job on that worker.
+ *
+ * <p>The rule: use the value between waits only. A job that waits ({@link Counter#await()},
+ * {@link JobHandle#join()}, any parking call) may resume on another worker, and while it waits, other
+ * jobs run on its worker and get the same value. Call {@link #get()} again after a wait. Outside a
+ * job (the main thread, an I/O thread) {@link #get()} gives a value per thread, like a ThreadLocal.
+ *
+ * <p>Threading: only the worker thread itself touches its slots (plain reads and writes, no fences);
+ * values are kept until the worker thread ends ({@link JobSystem#close()}).
+ *
+ * @param <T> the value type
+ */
+public final class WorkerLocal<T> {
+    private static final AtomicInteger NEXT_SLOT = new AtomicInteger();
+
+    private final int slot;
+    private final Supplier<? extends T> initial;
+    private final ThreadLocal<T> offWorker;
+
+    private WorkerLocal(Supplier<? extends T> initial) {
+        this.initial = initial;
+        this.slot = NEXT_SLOT.getAndIncrement();
+        this.offWorker = ThreadLocal.withInitial(this::create);
+    }
+
+    /**
+     * A worker-local whose value on each worker (and each other thread) is made by {@code initial} on
+     * that thread's first {@link #get()}.
+     *
+     * @throws NullPointerException if {@code initial} is null
+     */
+    public static <T> WorkerLocal<T> withInitial(Supplier<? extends T> initial) {
+        return new WorkerLocal<>(Objects.requireNonNull(initial, "initial"));
+    }
+
+    /**
+     * This worker's value (made on first use); on a thread that is not a Weft job, this thread's.
+     *
+     * @throws NullPointerException if the initial supplier returned null
+     */
+    @SuppressWarnings("unchecked")
+    public T get() {
+        Thread t = Thread.currentThread();
+        if (t.isVirtual() && FiberSupport.currentCarrier() instanceof WorkerThread carrier) {
+            Object v = carrier.workerLocals.peek(slot);
+            if (v != null) {
+                return (T) v;
+            }
+            T made = create();
+            // The supplier may have parked and the fiber moved: store on the worker we are on now.
+            if (FiberSupport.currentCarrier() instanceof WorkerThread now) {
+                return now.workerLocals.putIfAbsent(slot, made);
+            }
+            return made;
+        }
+        return offWorker.get();
+    }
+
+    T create() {
+        T value = initial.get();
+        if (value == null) {
+            throw new NullPointerException("WorkerLocal's initial supplier returned null; it must make a value");
+        }
+        return value;
+    }
+
+    /** The slots of one worker thread; touched only by that thread (plain fields). */
+    static final class Slots {
+        private Object[] values = new Object[8];
+
+        Object peek(int slot) {
+            Object[] v = values;
+            return slot < v.length ? v[slot] : null;
+        }
+
+        @SuppressWarnings("unchecked")
+        <T> T putIfAbsent(int slot, T value) {
+            if (slot >= values.length) {
+                values = Arrays.copyOf(values, Math.max(slot + 1, values.length * 2));
+            }
+            Object old = values[slot];
+            if (old != null) {
+                return (T) old;
+            }
+            values[slot] = value;
+            return value;
+        }
+    }
+}
