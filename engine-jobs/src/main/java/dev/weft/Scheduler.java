@@ -610,10 +610,10 @@ final class Scheduler {
      * shutdownNow) is not completed again — its CAS fails there.
      */
     static void completeCancelled(Scheduler s, JobNode job) {
-        job.complete(null, true);
         if (s != null) {
-            s.reportCancelled(job);
+            s.reportCancelled(job);            // first: whoever sees the counter at zero finds it counted
         }
+        job.complete(null, true);
     }
 
     private void reportCancelled(JobNode job) {
