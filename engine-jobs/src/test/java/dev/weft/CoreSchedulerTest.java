@@ -20,6 +20,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -110,6 +111,52 @@ class CoreSchedulerTest {
             await(released);
             await(waiters);
             assertTrue(jobs.stats().waits() >= n, "each waiter parked its fiber: " + jobs.stats());
+        }
+    }
+
+    /**
+     * One worker is held while the other's job pushes 100 children and then spins (it never pops them),
+     * so when the first is let go it must steal them all from a full deque: every child runs once, each
+     * is counted as a steal, and it takes them in batches (fewer visits than jobs; one steal per visit
+     * would need at least 100).
+     */
+    @Test
+    void aThiefTakesABatchPerVisitAndNothingIsLostOrRunTwice() {
+        try (JobSystem jobs = system(2)) {
+            int n = 100;
+            AtomicIntegerArray ran = new AtomicIntegerArray(n);
+            Counter held = new Counter("held");
+            held.add(1);
+            Counter pushed = new Counter("pushed");
+            pushed.add(1);
+            Counter children = new Counter("children");
+            Counter both = new Counter("holder and spawner");
+            jobs.run(Priority.NORMAL, "holder", () -> {
+                held.decrement();
+                while (pushed.value() > 0) {
+                    Thread.onSpinWait();             // keeps this worker from stealing too early
+                }
+            }, both);
+            await(held);
+            jobs.run(Priority.NORMAL, "spawner", () -> {
+                for (int i = 0; i < n; i++) {
+                    int id = i;
+                    jobs.run(Priority.NORMAL, "child", () -> ran.incrementAndGet(id), children);
+                }
+                pushed.decrement();
+                while (children.value() > 0) {
+                    Thread.onSpinWait();             // holds this worker: it never pops its children
+                }
+            }, both);
+            await(both);
+            for (int i = 0; i < n; i++) {
+                assertEquals(1, ran.get(i), "child " + i);
+            }
+            JobSystemStats s = jobs.stats();
+            assertEquals(n, s.steals(), "every child was stolen: " + s);
+            long attempts = s.workers().stream().mapToLong(JobSystemStats.Worker::stealAttempts).sum();
+            assertTrue(attempts < n, "batches: " + attempts + " steal visits for " + n + " stolen jobs");
+            System.out.printf("batch steals: %d jobs stolen in %d visits%n", s.steals(), attempts);
         }
     }
 
