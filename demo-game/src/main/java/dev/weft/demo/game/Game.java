@@ -187,7 +187,7 @@ public final class Game {
     private record Played(GameConfig cfg, String display, String clock, int frames, int loadingFrames,
                           Histogram histogram, int overBudget, double levelLoadMs, long simTicks, long visibleSum,
                           long[] stageNanos, long rangesRun, long rangesExpected, long entityUpdates,
-                          int loadFailures, String screenshot) {
+                          int loadFailures, String screenshot, SlowestFrames slowest) {
         RunSummary summarize(JobSystemStats stats, long drawCalls) {
             Map<String, Double> stages = new HashMap<>();
             for (FrameStage s : FrameStage.values()) {
@@ -200,7 +200,7 @@ public final class Game {
                     any ? histogram.getMean() / 1e6 : 0, overBudget, levelLoadMs, stats.jobsRun(),
                     stats.mainThreadJobsRun(), cfg.entities(), cfg.workers(), cfg.pipeline(), display, clock,
                     cfg.level(), simTicks, frames == 0 ? 0 : (double) visibleSum / frames, drawCalls, rangesRun,
-                    rangesExpected, entityUpdates, stages, loadFailures, screenshot);
+                    rangesExpected, entityUpdates, stages, loadFailures, screenshot, slowest.asMillis());
         }
     }
 
@@ -266,6 +266,7 @@ public final class Game {
         Camera camera = new Camera().perspective(60f, 0.1f, CameraPath.farPlane(bounds));
         DirectionalLight light = DirectionalLight.defaults();
         Histogram histogram = new Histogram(3);
+        SlowestFrames slowest = new SlowestFrames(5);
         long[] stageNanos = new long[FrameStage.values().length];
         InputClock inputs = new InputClock(clock, camera, bounds, display);
         int overBudget = 0;
@@ -299,6 +300,7 @@ public final class Game {
             last = now;
             graph.recordNanos(frameNanos);
             histogram.recordValue(Math.max(1, frameNanos));
+            slowest.record(frame, frameNanos);
             if (frameNanos > budgetNanos) {
                 overBudget++;
             }
@@ -316,7 +318,8 @@ public final class Game {
         long expectedRanges = frameGraph.framesSubmitted() * 3 * FrameGraph.rangesPerStage(cfg.entities(), cfg.grain());
         return new Played(cfg, kindName(display.kind()), clock.name().toLowerCase(Locale.ROOT), frames,
                 loaded.loadingFrames(), histogram, overBudget, loaded.loadMs(), inputs.simTicks, visibleSum, stageNanos,
-                frameGraph.rangesRun(), expectedRanges, frameGraph.entityUpdates(), loaded.failures(), screenshot);
+                frameGraph.rangesRun(), expectedRanges, frameGraph.entityUpdates(), loaded.failures(), screenshot,
+                slowest);
     }
 
     private FrameGraph.Output awaitFrame(JobHandle<FrameGraph.Output> handle, FrameGraph frameGraph) throws Watchdog {

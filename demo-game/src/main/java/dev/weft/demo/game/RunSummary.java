@@ -22,19 +22,23 @@ import java.util.Map;
  * @param rangesExpected   ranges they must have run: frames x 3 x ranges per stage
  * @param entityUpdates    entity simulations run; must be frames x entities
  * @param stageMeanMs      mean time per stage, by {@link FrameStage#label()}
+ * @param slowestFrames    the longest gameplay frames: frame number (0 = the first after loading) to ms,
+ *                         longest first
  */
 public record RunSummary(int frames, int framesRequested, int loadingFrames, double p50Ms, double p95Ms,
                          double p99Ms, double maxMs, double meanMs, int overBudget, double levelLoadMs,
                          long jobsRun, long mainThreadJobsRun, int entities, int workers, boolean pipeline,
                          String display, String clock, String level, long simTicks, double meanVisible,
                          long drawCalls, long rangesRun, long rangesExpected, long entityUpdates,
-                         Map<String, Double> stageMeanMs, int loadFailures, String screenshot) {
+                         Map<String, Double> stageMeanMs, int loadFailures, String screenshot,
+                         Map<Integer, Double> slowestFrames) {
 
     /** The 60 Hz frame budget in milliseconds. */
     public static final double BUDGET_MS = 1000.0 / 60.0;
 
     public RunSummary {
         stageMeanMs = Map.copyOf(stageMeanMs);
+        slowestFrames = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(slowestFrames));   // keeps the order
     }
 
     /** The summary as a JSON object (one line). */
@@ -72,6 +76,9 @@ public record RunSummary(int frames, int framesRequested, int loadingFrames, dou
         m.put("stage_mean_ms", stages);
         m.put("load_failures", loadFailures);
         m.put("screenshot", screenshot);
+        Map<String, Object> slow = new LinkedHashMap<>();
+        slowestFrames.forEach((f, ms) -> slow.put(Integer.toString(f), ms));
+        m.put("slowest_frames_ms", slow);
         return json(m);
     }
 
@@ -101,6 +108,12 @@ public record RunSummary(int frames, int framesRequested, int loadingFrames, dou
         out.printf(Locale.ROOT, "weft-demo: level '%s' loaded in %.0f ms (%d failures); jobs run %d (+ %d on the main"
                         + " thread); ranges %d of %d expected; entity updates %d%n", level, levelLoadMs, loadFailures,
                 jobsRun, mainThreadJobsRun, rangesRun, rangesExpected, entityUpdates);
+        if (!slowestFrames.isEmpty()) {
+            StringBuilder sl = new StringBuilder();
+            slowestFrames.forEach((f, ms) -> sl.append(sl.isEmpty() ? "" : ", ")
+                    .append(String.format(Locale.ROOT, "#%d %.1f ms", f, ms)));
+            out.printf(Locale.ROOT, "weft-demo: slowest frames (0 = first after loading): %s%n", sl);
+        }
     }
 
     private static String json(Map<String, Object> m) {

@@ -65,6 +65,12 @@ class HeadlessDemoTest {
         double p50 = num(json, "p50_ms"), p95 = num(json, "p95_ms"), p99 = num(json, "p99_ms"), max = num(json, "max_ms");
         assertTrue(0 < p50 && p50 <= p95 && p95 <= p99 && p99 <= max * 1.001, json.toString());
         assertTrue(num(json, "over_budget") >= 0 && num(json, "over_budget") <= FRAMES, json.toString());
+        @SuppressWarnings("unchecked")
+        Map<String, Object> slowest = (Map<String, Object>) json.get("slowest_frames_ms");
+        assertEquals(Math.min(5, FRAMES), slowest.size(), json.toString());
+        double longest = ((Number) slowest.values().iterator().next()).doubleValue();
+        assertEquals(max, longest, max * 0.01 + 0.01, "the longest frame is the histogram's max: " + json);
+        assertTrue(log.contains("weft-demo: slowest frames (0 = first after loading): #"), log);
         assertEquals("none", json.get("display"));
         assertEquals(pipeline, json.get("pipeline"));
         assertTrue(num(json, "draw_calls") > 0, "the headless renderer counts the draws it was given");
