@@ -153,7 +153,7 @@ class AssetManagerTest extends WithJobSystem {
             assertTrue(load.level().isEmpty());
             assertTrue(load.failures().stream().anyMatch(f -> f.message().contains("unloaded while loading")));
             Fixture.assertNoFiberParked(jobs);
-            assertEquals(0, assets.stats().entries(), "every asset released: " + assets.stats());
+            Fixture.assertNoEntries(assets);
             Fixture.assertNoLiveTextures(assets);
         }
     }

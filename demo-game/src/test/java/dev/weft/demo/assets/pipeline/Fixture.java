@@ -116,6 +116,19 @@ final class Fixture {
         assertEquals(0, assets.stats().liveTextureData(), "TextureData not freed: " + assets.stats());
     }
 
+    /**
+     * Every asset entry released. After an unload mid-load this is not immediate: a cancelled collision
+     * build holds its mesh until its job wakes with the cancellation and runs its finally, which can be
+     * after the level job has ended.
+     */
+    static void assertNoEntries(AssetManager assets) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (assets.stats().entries() != 0 && System.nanoTime() < deadline) {
+            sleepMs(5);
+        }
+        assertEquals(0, assets.stats().entries(), "every asset released: " + assets.stats());
+    }
+
     static void sleepMs(long ms) {
         try {
             Thread.sleep(ms);
