@@ -187,7 +187,7 @@ public final class Game {
     private record Played(GameConfig cfg, String display, String clock, int frames, int loadingFrames,
                           Histogram histogram, int overBudget, double levelLoadMs, long simTicks, long visibleSum,
                           long[] stageNanos, long rangesRun, long rangesExpected, long entityUpdates,
-                          int loadFailures, String screenshot, SlowestFrames slowest) {
+                          int loadFailures, String screenshot, SlowestFrames slowest, Histogram warm) {
         RunSummary summarize(JobSystemStats stats, long drawCalls) {
             Map<String, Double> stages = new HashMap<>();
             for (FrameStage s : FrameStage.values()) {
@@ -200,7 +200,8 @@ public final class Game {
                     any ? histogram.getMean() / 1e6 : 0, overBudget, levelLoadMs, stats.jobsRun(),
                     stats.mainThreadJobsRun(), cfg.entities(), cfg.workers(), cfg.pipeline(), display, clock,
                     cfg.level(), simTicks, frames == 0 ? 0 : (double) visibleSum / frames, drawCalls, rangesRun,
-                    rangesExpected, entityUpdates, stages, loadFailures, screenshot, slowest.asMillis());
+                    rangesExpected, entityUpdates, stages, loadFailures, screenshot, slowest.asMillis(),
+                    warm.getTotalCount() > 0 ? warm.getValueAtPercentile(99) / 1e6 : 0);
         }
     }
 
@@ -267,6 +268,7 @@ public final class Game {
         DirectionalLight light = DirectionalLight.defaults();
         Histogram histogram = new Histogram(3);
         SlowestFrames slowest = new SlowestFrames(5);
+        Histogram warm = new Histogram(3);               // frames from WARM_UP_FRAMES on: the JIT has compiled the loop
         long[] stageNanos = new long[FrameStage.values().length];
         InputClock inputs = new InputClock(clock, camera, bounds, display);
         int overBudget = 0;
@@ -301,6 +303,9 @@ public final class Game {
             graph.recordNanos(frameNanos);
             histogram.recordValue(Math.max(1, frameNanos));
             slowest.record(frame, frameNanos);
+            if (frame >= RunSummary.WARM_UP_FRAMES) {
+                warm.recordValue(Math.max(1, frameNanos));
+            }
             if (frameNanos > budgetNanos) {
                 overBudget++;
             }
@@ -319,7 +324,7 @@ public final class Game {
         return new Played(cfg, kindName(display.kind()), clock.name().toLowerCase(Locale.ROOT), frames,
                 loaded.loadingFrames(), histogram, overBudget, loaded.loadMs(), inputs.simTicks, visibleSum, stageNanos,
                 frameGraph.rangesRun(), expectedRanges, frameGraph.entityUpdates(), loaded.failures(), screenshot,
-                slowest);
+                slowest, warm);
     }
 
     private FrameGraph.Output awaitFrame(JobHandle<FrameGraph.Output> handle, FrameGraph frameGraph) throws Watchdog {

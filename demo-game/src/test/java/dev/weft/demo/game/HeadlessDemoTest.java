@@ -71,6 +71,8 @@ class HeadlessDemoTest {
         double longest = ((Number) slowest.values().iterator().next()).doubleValue();
         assertEquals(max, longest, max * 0.01 + 0.01, "the longest frame is the histogram's max: " + json);
         assertTrue(log.contains("weft-demo: slowest frames (0 = first after loading): #"), log);
+        double warmP99 = num(json, "p99_after_warm_up_ms");
+        assertTrue(FRAMES > RunSummary.WARM_UP_FRAMES ? warmP99 > 0 && warmP99 <= max * 1.001 : warmP99 == 0, json.toString());
         assertEquals("none", json.get("display"));
         assertEquals(pipeline, json.get("pipeline"));
         assertTrue(num(json, "draw_calls") > 0, "the headless renderer counts the draws it was given");
