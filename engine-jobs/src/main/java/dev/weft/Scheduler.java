@@ -487,10 +487,7 @@ final class Scheduler {
         thief.count(Worker.STEAL_ATTEMPTS);
         Object x = victim.steal();
         if (x != null) {
-            thief.count(Worker.STEALS);
-            if (isObserved()) {
-                stole(thief, x);
-            }
+            countSteal(thief, x);
             if (!victim.isEmpty()) {
                 signalWork();              // the chain: more is left for a sleeping worker
             }
@@ -515,11 +512,15 @@ final class Scheduler {
             if (j == null) {
                 return;                        // lost a race (another thief or the owner's last pop)
             }
-            thief.count(Worker.STEALS);
-            if (isObserved()) {
-                stole(thief, j);
-            }
+            countSteal(thief, j);
             own.push(j);                       // the thief is awake and will pop it: nobody to wake
+        }
+    }
+
+    private void countSteal(Worker thief, Object item) {
+        thief.count(Worker.STEALS);
+        if (isObserved()) {
+            stole(thief, item);
         }
     }
 

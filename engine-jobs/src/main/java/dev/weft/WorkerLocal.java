@@ -64,8 +64,7 @@ public final class WorkerLocal<T> {
      */
     @SuppressWarnings("unchecked")
     public T get() {
-        Thread t = Thread.currentThread();
-        if (t.isVirtual() && FiberSupport.currentCarrier() instanceof WorkerThread carrier) {
+        if (FiberSupport.currentCarrier() instanceof WorkerThread carrier) {   // a job on a Weft worker
             Object v = carrier.workerLocals.peek(slot);
             if (v != null) {
                 return (T) v;

@@ -1,5 +1,6 @@
 package dev.weft.demo.game;
 
+import dev.weft.demo.render.DrawList;
 import java.util.Arrays;
 
 /**
@@ -11,7 +12,7 @@ import java.util.Arrays;
  * only after a counter wait that follows the writes.
  */
 final class CommandBuffer {
-    static final int MATRIX_FLOATS = 16;
+    static final int MATRIX_FLOATS = DrawList.MATRIX_FLOATS;   // the same layout the renderer takes
 
     int count;
     int[] mesh;

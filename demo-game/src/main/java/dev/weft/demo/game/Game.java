@@ -195,13 +195,17 @@ public final class Game {
             }
             boolean any = histogram.getTotalCount() > 0;
             return new RunSummary(frames, cfg.frames(), loadingFrames,
-                    any ? histogram.getValueAtPercentile(50) / 1e6 : 0, any ? histogram.getValueAtPercentile(95) / 1e6 : 0,
-                    any ? histogram.getValueAtPercentile(99) / 1e6 : 0, any ? histogram.getMaxValue() / 1e6 : 0,
-                    any ? histogram.getMean() / 1e6 : 0, overBudget, levelLoadMs, stats.jobsRun(),
+                    percentileMs(histogram, 50), percentileMs(histogram, 95), percentileMs(histogram, 99),
+                    any ? histogram.getMaxValue() / 1e6 : 0, any ? histogram.getMean() / 1e6 : 0, overBudget, levelLoadMs, stats.jobsRun(),
                     stats.mainThreadJobsRun(), cfg.entities(), cfg.workers(), cfg.pipeline(), display, clock,
                     cfg.level(), simTicks, frames == 0 ? 0 : (double) visibleSum / frames, drawCalls, rangesRun,
                     rangesExpected, entityUpdates, stages, loadFailures, screenshot, slowest.asMillis(),
-                    warm.getTotalCount() > 0 ? warm.getValueAtPercentile(99) / 1e6 : 0);
+                    percentileMs(warm, 99));
+        }
+
+        /** A percentile of nanosecond frame times in ms; 0 for an empty histogram. */
+        private static double percentileMs(Histogram h, double percentile) {
+            return h.getTotalCount() > 0 ? h.getValueAtPercentile(percentile) / 1e6 : 0;
         }
     }
 

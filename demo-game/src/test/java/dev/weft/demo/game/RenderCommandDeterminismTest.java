@@ -27,24 +27,33 @@ class RenderCommandDeterminismTest {
                 Box.standing(-9, 0, 7, 3, 1, 5)));
     }
 
+    /** The test scene's graph: two agent meshes, three agent textures and one ground prop (mesh 2, texture 3). */
+    static FrameGraph graph(JobSystem jobs, Entities e, CollisionWorld world, FrameGraph.Gpu gpu, int grain) {
+        FrameGraph.Props props = new FrameGraph.Props(new int[] {2}, new int[] {3},
+                new Matrix4f().scale(40f).get(new float[16]), new float[] {-20, 0, -20, 20, 0, 20});
+        return new FrameGraph(new FrameGraph.Setup(jobs, e, world,
+                new FrameGraph.AgentKinds(new int[] {0, 1}, new float[] {2f, 1f}, new int[] {0, 1, 2}),
+                props, 3, 4, gpu, grain, null, 1, null));
+    }
+
+    /** Runs frame {@code f} with the camera where {@link CameraPath} puts it at that frame. */
+    static FrameGraph.Output frame(FrameGraph g, CollisionWorld world, int f) throws Exception {
+        Vector3f eye = new Vector3f();
+        Vector3f target = new Vector3f();
+        CameraPath.at((f + 1) / 60.0, world.bounds(), eye, target);
+        Matrix4f vp = new Matrix4f().setPerspective((float) Math.toRadians(60), 16f / 9f, 0.1f, 200f)
+                .lookAt(eye, target, new Vector3f(0, 1, 0));
+        return g.submit(new FrameGraph.Input(f, 1, vp, eye, target)).join(TIMEOUT);
+    }
+
     /** Per-frame hashes of the merged commands, plus the last frame's command count. */
     static List<Long> run(int workers, int grain, long seed) throws Exception {
         CollisionWorld world = world();
         List<Long> hashes = new ArrayList<>();
         try (JobSystem jobs = JobSystem.builder().name("det").workers(workers).build()) {
-            Entities e = Entities.spawn(ENTITIES, seed, world, 2, 3);
-            FrameGraph.Props props = new FrameGraph.Props(new int[] {2}, new int[] {3},
-                    new Matrix4f().scale(40f).get(new float[16]), new float[] {-20, 0, -20, 20, 0, 20});
-            FrameGraph g = new FrameGraph(new FrameGraph.Setup(jobs, e, world,
-                    new FrameGraph.AgentKinds(new int[] {0, 1}, new float[] {2f, 1f}, new int[] {0, 1, 2}),
-                    props, 3, 4, null, grain, null, 1, null));
-            Vector3f eye = new Vector3f();
-            Vector3f target = new Vector3f();
-            Matrix4f vp = new Matrix4f();
+            FrameGraph g = graph(jobs, Entities.spawn(ENTITIES, seed, world, 2, 3), world, null, grain);
             for (int f = 0; f < FRAMES; f++) {
-                CameraPath.at((f + 1) / 60.0, world.bounds(), eye, target);
-                vp.setPerspective((float) Math.toRadians(60), 16f / 9f, 0.1f, 200f).lookAt(eye, target, new Vector3f(0, 1, 0));
-                FrameGraph.Output o = g.submit(new FrameGraph.Input(f, 1, vp, eye, target)).join(TIMEOUT);
+                FrameGraph.Output o = frame(g, world, f);
                 hashes.add(o.commands.contentHash());
                 if (f == FRAMES - 1) {
                     assertTrue(o.visibleEntities > 0 && o.visibleEntities < ENTITIES,
@@ -87,20 +96,11 @@ class RenderCommandDeterminismTest {
                 textures[i] = renderer.uploadTexture(dev.weft.demo.render.ProceduralTextures.checker(8, 2, i, 0xFFFFFF));
             }
             CollisionWorld world = world();
-            Entities e = Entities.spawn(ENTITIES, 7, world, 2, 3);
-            FrameGraph.Props props = new FrameGraph.Props(new int[] {2}, new int[] {3},
-                    new Matrix4f().scale(40f).get(new float[16]), new float[] {-20, 0, -20, 20, 0, 20});
-            FrameGraph g = new FrameGraph(new FrameGraph.Setup(jobs, e, world,
-                    new FrameGraph.AgentKinds(new int[] {0, 1}, new float[] {2f, 1f}, new int[] {0, 1, 2}),
-                    props, 3, 4, new FrameGraph.Gpu(meshes, textures), 256, null, 1, null));
-            Vector3f eye = new Vector3f();
-            Vector3f target = new Vector3f();
-            Matrix4f vp = new Matrix4f();
+            FrameGraph g = graph(jobs, Entities.spawn(ENTITIES, 7, world, 2, 3), world,
+                    new FrameGraph.Gpu(meshes, textures), 256);
             Matrix4f m = new Matrix4f();
             for (int f = 0; f < 5; f++) {
-                CameraPath.at((f + 1) / 60.0, world.bounds(), eye, target);
-                vp.setPerspective((float) Math.toRadians(60), 16f / 9f, 0.1f, 200f).lookAt(eye, target, new Vector3f(0, 1, 0));
-                FrameGraph.Output o = g.submit(new FrameGraph.Input(f, 1, vp, eye, target)).join(TIMEOUT);
+                FrameGraph.Output o = frame(g, world, f);
                 CommandBuffer c = o.commands;
                 assertTrue(c.count > 0);
                 assertEquals(c.count, o.draws.size(), "one draw per merged command");
