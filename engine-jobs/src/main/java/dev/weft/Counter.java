@@ -293,6 +293,7 @@ public final class Counter {
             if (fiber != null) {
                 fiber.endWait();
             }
+            node.ended();
         }
     }
 

@@ -143,12 +143,16 @@ final class Fiber implements Executor, Runnable {
         if (!scheduler.admit(job)) {
             return;
         }
-        Throwable failure = runBody(job);
+        Throwable failure = runBody(job, job.priority);
         FiberSupport.clearThreadLocals(thread);   // the next job on this fiber sees no ThreadLocal of ours
-        scheduler.finish(job, failure, worker());
+        scheduler.finish(job, failure);
     }
 
-    /** Runs {@code job} nested on this fiber's stack (it is a dependency of the job below it). */
+    /**
+     * Runs {@code job} nested on this fiber's stack (it is a dependency of the job below it). While it
+     * runs, the fiber is queued, if it parks, at the highest priority on its stack: a FRAME job that runs
+     * a BACKGROUND dependency inline must not resume at BACKGROUND (priority inversion).
+     */
     private void runNested(JobNode job) {
         if (!scheduler.admit(job)) {
             return;
@@ -157,17 +161,17 @@ final class Fiber implements Executor, Runnable {
         int outerPriority = readyPriority;
         Object outerLocals = FiberSupport.detachThreadLocals(thread);
         job.enclosing = outer;
-        Throwable failure = runBody(job);
+        Throwable failure = runBody(job, Math.min(outerPriority, job.priority));   // lower ordinal = higher
         job.enclosing = null;
         FiberSupport.restoreThreadLocals(thread, outerLocals);
         currentJob = outer;
         readyPriority = outerPriority;
-        scheduler.finish(job, failure, worker());
+        scheduler.finish(job, failure);
     }
 
-    private Throwable runBody(JobNode job) {
+    private Throwable runBody(JobNode job, int queuePriority) {
         currentJob = job;
-        readyPriority = job.priority;
+        readyPriority = queuePriority;
         boolean cancellable = job instanceof JobHandle;   // only handles can be cancelled while running
         if (cancellable) {
             job.setRunner(this);
@@ -195,6 +199,23 @@ final class Fiber implements Executor, Runnable {
      * Before parking: run inline the jobs of {@code counter} that still sit unstarted at the bottom of
      * this worker's deques. Never an unrelated job: it could wait on something only our caller signals.
      */
+    /**
+     * Join's fast path (ForkJoinPool's tryUnpush): if {@code handle} is the bottom job of this worker's
+     * deque at its priority, pop it and run it here, nested, instead of parking until someone else does.
+     * Only the bottom element: anything above it was pushed later by this fiber's own job and may depend
+     * on what follows the join.
+     */
+    void runInlineIfAtBottom(JobHandle<?> handle) {
+        Worker w = worker();
+        if (w.seededChoices != null) {
+            return;                          // deterministic mode: the seeded picker chooses every job
+        }
+        var deque = w.jobs[handle.priority];
+        if (deque.peekBottom() == handle && deque.pop() == handle) {   // pop: the bottom, or null if stolen
+            runNested(handle);
+        }
+    }
+
     void helpBeforeWait(Counter counter, long target) {
         if (worker().seededChoices != null) {
             return;                          // deterministic mode: the seeded picker chooses every job

@@ -10,8 +10,24 @@ public class JobFailedException extends RuntimeException {
     private final String jobName;
 
     JobFailedException(String jobName, Throwable cause) {
-        super("job '" + jobName + "' failed: " + cause, cause);
+        super("job '" + jobName + "' failed: " + describe(cause), cause);
         this.jobName = jobName;
+    }
+
+    /**
+     * The cause in one line. A failure that travelled up a chain of joins (a job failed because the job it
+     * joined failed, ...) names the next job and the root cause only: repeating each cause's whole message
+     * made a 64-deep chain's message grow with the square of its depth.
+     */
+    private static String describe(Throwable cause) {
+        if (cause instanceof JobFailedException inner) {
+            Throwable root = inner;
+            while (root.getCause() != null && root.getCause() != root) {
+                root = root.getCause();
+            }
+            return "job '" + inner.jobName() + "', which it waited on, failed; root cause: " + root;
+        }
+        return String.valueOf(cause);
     }
 
     /** The name of the job that failed first. */

@@ -1,5 +1,7 @@
 package dev.weft;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
@@ -25,10 +27,36 @@ import java.util.concurrent.TimeoutException;
  * {@link #toCompletableFuture() future} is complete) before that counter is decremented: once the
  * counter is at zero, every handle it counts is done.
  *
+ * <p>Fork/join: a job that submits a child and joins it later runs the child inline, on its own fiber,
+ * if no other worker has taken it yet (it is still at the bottom of this worker's deque), as
+ * ForkJoinPool's {@code join} does. A handle keeps only the job's result: its callable is dropped when
+ * the job ends, and nothing in Weft references a finished handle, so a dropped handle and its result are
+ * garbage.
+ *
+ * <pre>{@code
+ * int fib(JobSystem jobs, int n) {
+ *     if (n < 2) return n;
+ *     JobHandle<Integer> a = jobs.submit(() -> fib(jobs, n - 1));
+ *     int b = fib(jobs, n - 2);
+ *     return a.join() + b;          // runs a here unless another worker stole it
+ * }
+ * }</pre>
+ *
  * @param <T> the result type
  */
 public final class JobHandle<T> extends JobNode {
-    private final Callable<T> callable;
+    private static final VarHandle FUTURE;
+
+    static {
+        try {
+            FUTURE = MethodHandles.lookup().findVarHandle(JobHandle.class, "future", CompletableFuture.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private Callable<T> callable;          // dropped by the running fiber when the job ends (nothing retained)
+    private final Class<?> callableType;   // for the default name once the callable is gone
     private final Scheduler scheduler;
     private final Counter done;            // 1 until the job ends; join waits on it
     private T result;                      // written before done is decremented (which publishes it)
@@ -40,6 +68,7 @@ public final class JobHandle<T> extends JobNode {
               JobGroup group) {
         this.scheduler = scheduler;
         this.callable = callable;
+        this.callableType = callable.getClass();
         this.name = name;
         this.priority = priority.ordinal();
         this.counter = counter;
@@ -71,8 +100,11 @@ public final class JobHandle<T> extends JobNode {
      * @throws IllegalStateException if a job joins itself (it would wait forever)
      */
     public T join() {
-        checkNotSelf();
-        done.await();
+        if (!isDone()) {
+            checkNotSelf();
+            helpIfStillLocal();
+            done.await();
+        }
         return report();
     }
 
@@ -82,7 +114,10 @@ public final class JobHandle<T> extends JobNode {
      * @throws TimeoutException if it has not ended by then (the job keeps going)
      */
     public T join(Duration timeout) throws TimeoutException {
-        checkNotSelf();
+        if (!isDone()) {
+            checkNotSelf();
+            helpIfStillLocal();
+        }
         if (!done.await(timeout)) {
             throw new TimeoutException("job '" + name() + "' did not finish within " + timeout);
         }
@@ -122,16 +157,24 @@ public final class JobHandle<T> extends JobNode {
      * A {@link CompletableFuture} that completes when this job ends, for code written for the JDK. Made
      * on first call; completing it does not affect the job, and cancelling it does not cancel the job.
      */
+    @SuppressWarnings("unchecked")
     public CompletableFuture<T> toCompletableFuture() {
         CompletableFuture<T> f = future;
-        if (f == null) {
-            f = new CompletableFuture<>();
-            future = f;                      // volatile write, then re-check isDone: see complete()
-            if (isDone()) {
-                completeFuture(f);
-            }
+        if (f != null) {
+            return f;
         }
-        return f;
+        CompletableFuture<T> mine = new CompletableFuture<>();
+        // One future per handle: of two racing first calls, the CAS loser returns the winner's (a plain
+        // write here once let both publish, and the overwritten one never completed). The CAS is a full
+        // fence, ordered before the re-check of isDone: see complete().
+        CompletableFuture<T> witness = (CompletableFuture<T>) FUTURE.compareAndExchange(this, null, mine);
+        if (witness != null) {
+            return witness;
+        }
+        if (isDone()) {
+            completeFuture(mine);            // complete() may do it too: a CompletableFuture completes once
+        }
+        return mine;
     }
 
     @Override
@@ -143,7 +186,9 @@ public final class JobHandle<T> extends JobNode {
 
     @Override
     void execute() throws Throwable {
-        result = callable.call();
+        Callable<T> c = callable;
+        callable = null;                     // the running fiber owns it now; a finished handle keeps no closure
+        result = c.call();
     }
 
     @Override
@@ -162,14 +207,29 @@ public final class JobHandle<T> extends JobNode {
 
     @Override
     String defaultName() {
-        return callable.getClass().getName();
+        return callableType.getName();
+    }
+
+    /** On a fiber: runs this job right here if it has not started and is still this worker's to pop. */
+    private void helpIfStillLocal() {
+        if (state() == NEW) {
+            Fiber f = Fiber.current();
+            if (f != null && f.scheduler == scheduler) {
+                f.runInlineIfAtBottom(this);
+            }
+        }
     }
 
     private void checkNotSelf() {
         Fiber f = Fiber.current();
-        if (f != null && f.currentJob == this) {
-            throw new IllegalStateException("job '" + name() + "' joins its own handle and would wait "
-                    + "forever; return the value instead of joining it");
+        if (f != null) {
+            for (JobNode j = f.currentJob; j != null; j = j.enclosing) {   // itself, or a job it runs inside
+                if (j == this) {
+                    throw new IllegalStateException("job '" + name() + "' joins its own handle and would wait "
+                            + "forever; return the value instead of joining it");
+                }
+            }
+            return;                          // a fiber never runs main-thread jobs (and reads no ThreadLocal)
         }
         if (MainThreadMailbox.isRunningOnCurrentThread(this)) {
             throw new IllegalStateException("main-thread job '" + name() + "' joins its own handle and "

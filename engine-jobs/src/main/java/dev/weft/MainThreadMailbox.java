@@ -174,7 +174,7 @@ final class MainThreadMailbox {
             }
         }
         jobsRun++;
-        scheduler.finish(j, failure, null);
+        scheduler.finish(j, failure);
     }
 
     private void checkOwner() {

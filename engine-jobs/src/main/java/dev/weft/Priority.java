@@ -6,8 +6,9 @@ package dev.weft;
  * ready again are resumed before new jobs start.
  *
  * <p>Starvation bound: every {@value JobSystem#STARVATION_INTERVAL}th time a worker looks for work it
- * scans the priorities in reverse order, so while background work exists each worker gives it at least
- * one pick in {@value JobSystem#STARVATION_INTERVAL}, however much frame work keeps arriving.
+ * starts at a lower priority instead of FRAME — NORMAL and BACKGROUND take turns — so while a priority
+ * has queued work, each worker gives it at least one pick in 2 × {@value JobSystem#STARVATION_INTERVAL}
+ * (128) looks, however much work of the other two priorities keeps arriving.
  */
 public enum Priority {
     /** This frame's work: simulation, animation, culling, render preparation. */

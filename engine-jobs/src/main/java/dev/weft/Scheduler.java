@@ -36,8 +36,8 @@ import org.jctools.queues.MpmcUnboundedXaddArrayQueue;
  * {@link #pollNext} scans priorities from FRAME to BACKGROUND; within one priority: own ready fibers, own
  * new jobs, injected ready fibers, injected jobs (a batch moves into the own deque, where others can
  * steal it), then stealing — ready fibers first — from the other workers, starting at a random victim
- * (per-worker xorshift) and visiting each once. Every {@link JobSystem#STARVATION_INTERVAL}th scan runs
- * BACKGROUND to FRAME instead: the starvation bound.
+ * (per-worker xorshift) and visiting each once. Every {@link JobSystem#STARVATION_INTERVAL}th scan starts
+ * at NORMAL or BACKGROUND in turn instead: the starvation bound ({@link #firstPriorityToScan}).
  *
  * <h3>Fibers</h3>
  * Jobs run on {@link Fiber}s: virtual threads whose scheduler is the fiber itself, forwarding to this
@@ -193,7 +193,7 @@ final class Scheduler {
 
     /** A recycled fire-and-forget node of worker {@code w} (null: outside the workers), or a new one. */
     private static PooledJob pooledJob(Worker w) {
-        PooledJob j = w != null ? (PooledJob) Worker.takeFree(w.freeJobs, w.returnedJobs) : null;
+        PooledJob j = w != null ? (PooledJob) w.takeFree(w.freeJobs, w.returnedJobs) : null;
         if (j == null) {
             j = new PooledJob();
             j.home = w;
@@ -300,7 +300,7 @@ final class Scheduler {
 
     private RangeNode newRange(Worker w, RangeJob body, int start, int end, int grain, Counter counter,
                                int priority, JobGroup group) {
-        RangeNode r = w != null ? (RangeNode) Worker.takeFree(w.freeRanges, w.returnedRanges) : null;
+        RangeNode r = w != null ? (RangeNode) w.takeFree(w.freeRanges, w.returnedRanges) : null;
         if (r == null) {
             r = new RangeNode();
             r.home = w;
@@ -406,17 +406,33 @@ final class Scheduler {
      * (or foreign continuation) to mount; null if nothing was found. Owner thread of {@code w} only.
      */
     Object pollNext(Worker w, boolean onFiber) {
-        boolean reverse = (++w.pollCount & (JobSystem.STARVATION_INTERVAL - 1)) == 0;
+        int first = firstPriorityToScan(++w.pollCount);
         boolean readyOnly = w.exhaustedSinceNanos != 0 && !w.retryDryPool;
         w.retryDryPool = false;
         for (int i = 0; i < Priority.COUNT; i++) {
-            int p = reverse ? Priority.COUNT - 1 - i : i;
+            int p = (first + i) % Priority.COUNT;
             Object x = pollPriority(w, p, readyOnly);
             if (x != null) {
                 return x;
             }
         }
         return null;
+    }
+
+    /**
+     * The starvation bound. Most scans start at FRAME. Every {@link JobSystem#STARVATION_INTERVAL}th
+     * scan starts at a lower priority instead, taking turns (NORMAL, then BACKGROUND, then NORMAL...) and
+     * wrapping round to FRAME after BACKGROUND. So while a priority has queued work, each worker picks
+     * it at least once every {@code STARVATION_INTERVAL × (Priority.COUNT − 1)} scans (128), whatever
+     * keeps the other two busy. (A plain reverse scan, BACKGROUND first, let NORMAL starve whenever FRAME
+     * and BACKGROUND both always had work.)
+     */
+    static int firstPriorityToScan(int pollCount) {
+        if ((pollCount & (JobSystem.STARVATION_INTERVAL - 1)) != 0) {
+            return 0;
+        }
+        int turn = pollCount >>> Integer.numberOfTrailingZeros(JobSystem.STARVATION_INTERVAL);   // >= 0
+        return 1 + turn % (Priority.COUNT - 1);
     }
 
     private Object pollPriority(Worker w, int p, boolean readyOnly) {
@@ -587,7 +603,7 @@ final class Scheduler {
                         + fiberPolicy.maxFibers() + " fibers of job system '" + name + "' have been parked in "
                         + "waits for " + fiberPolicy.exhaustionTimeout().toMillis() + " ms, each waiting on "
                         + "work that needs a fiber to start. Raise FiberPoolPolicy.bounded(n) or use "
-                        + "FiberPoolPolicy.growable()."), w);
+                        + "FiberPoolPolicy.growable()."));
             }
             return;
         }
@@ -605,10 +621,14 @@ final class Scheduler {
         return job.tryStart();             // false: its handle's cancel() won and completed it
     }
 
-    /** A job ended after running: count it, complete it, recycle it. {@code w} may be null. */
-    void finish(JobNode job, Throwable failure, Worker w) {
-        if (w != null) {
-            w.count(Worker.JOBS_RUN);
+    /**
+     * A job ended after running, on the current thread (a fiber, a worker's carrier, or the main thread):
+     * count it, complete it, recycle it.
+     */
+    void finish(JobNode job, Throwable failure) {
+        Worker ran = Worker.current(this);
+        if (ran != null) {
+            ran.count(Worker.JOBS_RUN);
         }
         job.markDone();
         // A job that ends by throwing JobCancelledException after being asked to stop honoured the
@@ -620,8 +640,12 @@ final class Scheduler {
         } catch (RuntimeException misuse) {
             uncaughtFailureHandler.accept(job.name(), misuse);   // e.g. a counter decremented below zero
         }
-        if (w != null) {
-            job.recycle(w);
+        // complete() ran user code (the uncaught-failure handler, CompletableFuture dependents), which may
+        // have parked this fiber and resumed it on another worker: the free list the node goes to is the
+        // one of the worker we are on now, never the one we started on (its owner may be using it).
+        Worker now = Worker.current(this);
+        if (now != null) {
+            job.recycle(now);
         }
     }
 
@@ -691,7 +715,8 @@ final class Scheduler {
     void cancelWaitsOf(JobGroup g) {
         for (Fiber f : allFibers) {
             WaitNode n = f.waitNode;
-            if (n != null && n.job != null && n.job.group == g) {
+            JobNode waiting = n != null ? n.job : null;   // read once: the waiter clears it when done
+            if (waiting != null && waiting.group == g) {
                 n.cancel();                    // the waiting job's own group decides, as for handles
             }
         }

@@ -32,7 +32,11 @@ final class WaitNode {
     final Thread thread;         // who to unpark
     final long target;           // wake when the counter's value is <= target
     final Counter counter;       // what it waits on (for the watchdog and wait-graph reports)
-    final JobNode job;           // the innermost job of the waiting fiber, whose cancellation ends this wait; or null
+    // The innermost job of the waiting fiber, whose cancellation ends this wait; or null. Cleared by the
+    // waiter when its wait ends, so a dead node left on a long-lived counter's stack keeps no job (closure,
+    // result) alive. Plain: written before the push CAS that publishes the node; a canceller that reads a
+    // stale value finds the node out of WAITING (a wait ends only after leaving WAITING) and does nothing.
+    JobNode job;
     final long sinceNanos;       // System.nanoTime() at registration, for the watchdog
     final int epoch;             // the counter's add-epoch read just before registering (see Counter)
     WaitNode next;               // Treiber-stack link; written before the CAS that publishes the node
@@ -45,6 +49,11 @@ final class WaitNode {
         this.target = target;
         this.counter = counter;
         this.sinceNanos = System.nanoTime();
+    }
+
+    /** Waiter, when its wait is over (the node has left WAITING): forget the job. */
+    void ended() {
+        job = null;
     }
 
     int state() {

@@ -69,18 +69,33 @@ final class Worker {
     Worker(Scheduler scheduler, int index, String name, long stackSizeBytes) {
         this.scheduler = scheduler;
         this.index = index;
+        this.thread = new WorkerThread(this, name, stackSizeBytes);   // not started yet: see Scheduler
         this.jobs = new WorkStealingDeque[Priority.COUNT];
         this.ready = new WorkStealingDeque[Priority.COUNT];
         for (int p = 0; p < Priority.COUNT; p++) {
-            jobs[p] = new WorkStealingDeque<>(256);
-            ready[p] = new WorkStealingDeque<>(64);
+            jobs[p] = new WorkStealingDeque<>(256, thread);
+            ready[p] = new WorkStealingDeque<>(64, thread);
         }
         this.rng = 0x9E3779B9 * (index + 1);
-        this.thread = new WorkerThread(this, name, stackSizeBytes);
+    }
+
+    /**
+     * For assertions (on under tests) in every owner-only method: the current thread is this worker's
+     * carrier or a fiber mounted on it. A wrong-thread call (say, a fiber that resumed on another worker
+     * still using the old one) fails loudly instead of corrupting a non-thread-safe structure.
+     */
+    boolean onOwnerThread(String what) {
+        Thread carrier = dev.weft.internal.FiberSupport.currentCarrier();
+        if (carrier != thread) {
+            throw new AssertionError(what + " of " + thread.getName() + " is owner-only, but was called on "
+                    + carrier + " (current thread " + Thread.currentThread() + ")");
+        }
+        return true;
     }
 
     /** Owner: a recycled node from {@code free}, refilled from {@code returned}; null if none. */
-    static JobNode takeFree(java.util.ArrayDeque<JobNode> free, MpscArrayQueue<JobNode> returned) {
+    JobNode takeFree(java.util.ArrayDeque<JobNode> free, MpscArrayQueue<JobNode> returned) {
+        assert onOwnerThread("the free list");
         JobNode n = free.poll();
         if (n == null && returned.drain(free::push, 256) > 0) {
             n = free.poll();
@@ -90,6 +105,7 @@ final class Worker {
 
     /** Any worker: gives a finished node back to the worker that made it (no allocation next time). */
     void giveBack(JobNode node, Worker home, boolean range) {
+        assert onOwnerThread("giveBack");
         if (home == this) {
             java.util.ArrayDeque<JobNode> free = range ? freeRanges : freeJobs;
             if (free.size() < MAX_FREE_NODES) {
@@ -119,10 +135,12 @@ final class Worker {
     }
 
     void count(int slot) {
+        assert onOwnerThread("statistics");
         LONG_CELL.setOpaque(stats, slot, (long) LONG_CELL.getOpaque(stats, slot) + 1);
     }
 
     void add(int slot, long delta) {
+        assert onOwnerThread("statistics");
         LONG_CELL.setOpaque(stats, slot, (long) LONG_CELL.getOpaque(stats, slot) + delta);
     }
 
@@ -136,6 +154,7 @@ final class Worker {
 
     /** Pops the bottom job of any priority if it belongs to {@code counter} (a dependency of a wait). */
     JobNode popLocalJobOf(Counter counter) {
+        assert onOwnerThread("popLocalJobOf");
         for (int p = 0; p < Priority.COUNT; p++) {
             JobNode j = jobs[p].peekBottom();
             if (j != null && j.counter == counter) {

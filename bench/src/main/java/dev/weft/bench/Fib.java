@@ -16,9 +16,14 @@ import org.openjdk.jmh.annotations.TearDown;
  * Nested fork/wait: fib({@value #N}) where every node with n >= 2 runs its two children as jobs and
  * waits for them ({@value #N} gives 57,313 nodes, 28,656 of which wait). Score = µs per fib({@value #N}).
  *
- * <p>Weft: two {@code jobs.run(child, counter)} then {@code counter.await()} (the fiber parks).
- * Fork-join: {@code RecursiveTask} with {@code invokeAll(a, b)} (forks one, runs the other inline).
- * Virtual threads: a virtual thread per child, {@code Thread.join()}.
+ * <p>{@code style=counter}: Weft runs two {@code jobs.run(child, counter)} then {@code counter.await()};
+ * fork-join a {@code RecursiveTask} with {@code invokeAll(a, b)} (forks one, runs the other inline);
+ * virtual threads one per child, {@code Thread.join()}.
+ *
+ * <p>{@code style=handle}, fork/join as a game programmer writes it with result handles: submit the
+ * first child, compute the second on the spot, join the first ({@code jobs.submit} and
+ * {@code JobHandle.join} on Weft, {@code fork}/{@code join} on fork-join, a virtual thread and
+ * {@code Thread.join}). Weft's target: handle style at most 1.5× counter style in the same run.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -31,12 +36,15 @@ public class Fib {
     @Param({"weft", "forkjoin", "vthreads"})
     public String system;
 
+    @Param({"counter", "handle"})
+    public String style = "counter";
+
     private SchedulerUnderTest scheduler;
 
     @Setup
     public void setUp() {
         scheduler = Schedulers.create(system, 2);
-        int check = scheduler.fib(N);
+        int check = fib();
         if (check != EXPECTED) {
             throw new IllegalStateException(system + ": fib(" + N + ") = " + check + ", expected " + EXPECTED);
         }
@@ -49,6 +57,6 @@ public class Fib {
 
     @Benchmark
     public int fib() {
-        return scheduler.fib(N);
+        return "handle".equals(style) ? scheduler.fibHandles(N) : scheduler.fib(N);
     }
 }

@@ -67,6 +67,11 @@ final class ForkJoinScheduler implements SchedulerUnderTest {
     }
 
     @Override
+    public int fibHandles(int n) {
+        return pool.invoke(new FibForkTask(n));
+    }
+
+    @Override
     public void pingPong(int rounds) {
         ParkingPingPong token = new ParkingPingPong(rounds);
         ForkJoinTask<?> a = pool.submit(token::sideA);
@@ -151,6 +156,26 @@ final class ForkJoinScheduler implements SchedulerUnderTest {
             FibTask b = new FibTask(n - 2);
             invokeAll(a, b);
             return a.join() + b.join();
+        }
+    }
+
+    /** The handle style: fork one child, compute the other here, join the first. */
+    static final class FibForkTask extends RecursiveTask<Integer> {
+        private final int n;
+
+        FibForkTask(int n) {
+            this.n = n;
+        }
+
+        @Override
+        protected Integer compute() {
+            if (n < 2) {
+                return n;
+            }
+            FibForkTask a = new FibForkTask(n - 1);
+            a.fork();
+            int b = new FibForkTask(n - 2).compute();
+            return a.join() + b;
         }
     }
 

@@ -28,6 +28,12 @@ public interface SchedulerUnderTest extends AutoCloseable {
     int fib(int n);
 
     /**
+     * fib(n) written with result handles, as a game programmer writes fork/join: submit the first child,
+     * compute the second on the spot, join the first ({@code a = submit(n-1); b = fib(n-2); a.join() + b}).
+     */
+    int fibHandles(int n);
+
+    /**
      * Runs two jobs that hand a token back and forth {@code rounds} times (one round = there and back);
      * returns once both have finished.
      */

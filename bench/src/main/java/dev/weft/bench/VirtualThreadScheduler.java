@@ -51,6 +51,24 @@ final class VirtualThreadScheduler implements SchedulerUnderTest {
         return result[0];
     }
 
+    @Override
+    public int fibHandles(int n) {
+        int[] result = new int[1];
+        join(Thread.startVirtualThread(() -> result[0] = fibHandleNode(n)));
+        return result[0];
+    }
+
+    private static int fibHandleNode(int n) {
+        if (n < 2) {
+            return n;
+        }
+        int[] r = new int[1];
+        Thread a = Thread.startVirtualThread(() -> r[0] = fibHandleNode(n - 1));
+        int b = fibHandleNode(n - 2);
+        join(a);
+        return r[0] + b;
+    }
+
     private static int fibNode(int n) {
         if (n < 2) {
             return n;

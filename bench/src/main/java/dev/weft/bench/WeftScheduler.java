@@ -2,6 +2,7 @@ package dev.weft.bench;
 
 import dev.weft.Counter;
 import dev.weft.Job;
+import dev.weft.JobHandle;
 import dev.weft.JobSystem;
 
 /**
@@ -16,6 +17,7 @@ import dev.weft.JobSystem;
  *       {@link #runAllFromJob} does the same inside one job (one capturing lambda per call).</li>
  *   <li>{@link #fib}: the root is a {@code submit}ted job; every node runs two children with one new
  *       counter and awaits it, parking its fiber.</li>
+ *   <li>{@link #fibHandles}: every node submits one child, computes the other, and joins the handle.</li>
  *   <li>{@link #pingPong}: two jobs and two counters, {@code aMayGo} (starts at 0) and {@code bMayGo}
  *       (starts at 1). Each side awaits its own counter, re-arms it with {@code add(1)}, then releases
  *       the other with {@code decrement()}. Both waits park a fiber: this is Weft's wait/resume.</li>
@@ -66,6 +68,20 @@ final class WeftScheduler implements SchedulerUnderTest {
     @Override
     public int fib(int n) {
         return jobs.submit(() -> fibNode(n)).join();
+    }
+
+    @Override
+    public int fibHandles(int n) {
+        return jobs.submit(() -> fibHandleNode(n)).join();
+    }
+
+    private int fibHandleNode(int n) {
+        if (n < 2) {
+            return n;
+        }
+        JobHandle<Integer> a = jobs.submit(() -> fibHandleNode(n - 1));
+        int b = fibHandleNode(n - 2);
+        return a.join() + b;                    // runs a right here unless another worker stole it
     }
 
     private int fibNode(int n) {

@@ -109,9 +109,12 @@ class SchedulersTest {
         } finally {
             pf.tearDown();
         }
-        Fib fib = new Fib();
-        fib.system = system;
-        fib.setUp();                          // checks fib(22) itself
-        fib.tearDown();
+        for (String style : new String[] {"counter", "handle"}) {
+            Fib fib = new Fib();
+            fib.system = system;
+            fib.style = style;
+            fib.setUp();                      // checks fib(22) itself
+            fib.tearDown();
+        }
     }
 }

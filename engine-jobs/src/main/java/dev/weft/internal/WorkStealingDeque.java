@@ -22,7 +22,12 @@ import java.lang.invoke.VarHandle;
  *           with acquire after reading bottom
  * </pre>
  * Cost: push = one release store (a plain store on x86); pop = one full fence (the StoreLoad between
- * writing bottom and reading top) and, for the last element only, a CAS; steal = one CAS.
+ * writing bottom and reading top) and, for the last element only, a CAS; steal = two CASes (top, then
+ * clearing the slot) and a volatile load.
+ *
+ * <p>Nothing taken stays reachable: pop clears its slot, a thief clears the slot it took (CAS from the
+ * element, see {@link #clearTaken}), growth clears copies of what was stolen meanwhile. A job's closure
+ * and result are garbage once the job ended and its caller dropped the handle.
  *
  * @param <E> element type
  */
@@ -51,14 +56,38 @@ public final class WorkStealingDeque<E> {
     @SuppressWarnings("unused") private long p20, p21, p22, p23, p24, p25, p26, p27;
     private volatile Object[] array;      // power-of-two ring; replaced (grown) only by the owner
 
-    /** Creates a deque with the given initial capacity, rounded up to a power of two. */
+    // The owner thread, checked by assertions (on under tests) at every owner-only call; null: unchecked.
+    private final Thread owner;
+
+    /** Creates a deque with the given initial capacity, rounded up to a power of two, owner unchecked. */
     public WorkStealingDeque(int initialCapacity) {
+        this(initialCapacity, null);
+    }
+
+    /**
+     * Creates a deque whose owner-only calls ({@link #push}, {@link #pop}, {@link #peekBottom}) must come
+     * from {@code owner} or a virtual thread mounted on it; with assertions on ({@code -ea}, as under
+     * the tests) a call from another thread fails with an {@link AssertionError} instead of corrupting
+     * the deque silently.
+     */
+    public WorkStealingDeque(int initialCapacity, Thread owner) {
         int cap = Integer.highestOneBit(Math.max(2, initialCapacity - 1)) << 1;
         array = new Object[cap];
+        this.owner = owner;
+    }
+
+    private boolean onOwnerThread(String call) {
+        Thread carrier = FiberSupport.currentCarrier();
+        if (owner != null && carrier != owner) {
+            throw new AssertionError("WorkStealingDeque." + call + " is owner-only: called on " + carrier
+                    + " (current thread " + Thread.currentThread() + "), owner " + owner);
+        }
+        return true;
     }
 
     /** Owner only: pushes at the bottom. Returns true if the deque was empty before this push. */
     public boolean push(E e) {
+        assert onOwnerThread("push");
         long b = (long) BOTTOM.getOpaque(this);
         long t = (long) TOP.getAcquire(this);
         Object[] a = (Object[]) ARRAY.getOpaque(this);
@@ -74,23 +103,32 @@ public final class WorkStealingDeque<E> {
     /** Owner only: pops the most recently pushed element, or null if empty (or lost to a thief). */
     @SuppressWarnings("unchecked")
     public E pop() {
+        assert onOwnerThread("pop");
         long b = (long) BOTTOM.getOpaque(this) - 1;
         Object[] a = (Object[]) ARRAY.getOpaque(this);
-        BOTTOM.setOpaque(this, b);
         // StoreLoad: the write of bottom must be visible before we read top, or a thief and the owner
-        // could both take the last element.
-        VarHandle.fullFence();
-        long t = (long) TOP.getOpaque(this);
+        // could both take the last element. Both are volatile accesses, as are the thief's reads of top
+        // and bottom in steal: the JMM puts all four in one total order (sequential consistency), which is
+        // what the full fences of Lê et al. (PPoPP 2013) give in C11 — in pop between the store of bottom
+        // and the load of top, in steal between the loads of top and bottom. On x86 this is the same code
+        // as before (a store plus one locked instruction; volatile loads are plain loads).
+        BOTTOM.setVolatile(this, b);
+        long t = (long) TOP.getVolatile(this);
         if (t > b) {                                   // was empty
             BOTTOM.setOpaque(this, b + 1);
             return null;
         }
-        Object e = SLOT.get(a, (int) (b & (a.length - 1)));
+        int slot = (int) (b & (a.length - 1));
+        Object e = SLOT.get(a, slot);
         if (t == b) {                                  // last element: race the thieves for it
             boolean won = TOP.compareAndSet(this, t, t + 1);
             BOTTOM.setOpaque(this, b + 1);
+            // Index b is dead now whoever won (top passed it): a stale thief's CAS on top fails, so it
+            // never returns what it read here. Clearing keeps the taken element unreachable from us.
+            SLOT.set(a, slot, null);
             return won ? (E) e : null;
         }
+        SLOT.set(a, slot, null);                       // t < b: index b is ours alone (Chase–Lev)
         return (E) e;
     }
 
@@ -100,6 +138,7 @@ public final class WorkStealingDeque<E> {
      */
     @SuppressWarnings("unchecked")
     public E peekBottom() {
+        assert onOwnerThread("peekBottom");
         long b = (long) BOTTOM.getOpaque(this);
         long t = (long) TOP.getAcquire(this);
         if (b - t <= 0) {
@@ -112,9 +151,11 @@ public final class WorkStealingDeque<E> {
     /** Any thread: steals the oldest element, or null if empty or the CAS was lost to another taker. */
     @SuppressWarnings("unchecked")
     public E steal() {
-        long t = (long) TOP.getAcquire(this);
-        // Acquire on bottom pairs with the owner's release in push: the slot at t is published.
-        long b = (long) BOTTOM.getAcquire(this);
+        // Volatile loads, in this order: top before bottom, both in the total order with pop's volatile
+        // store of bottom and load of top (see pop). Reading bottom also acquires the owner's release in
+        // push, so the slot at t is published.
+        long t = (long) TOP.getVolatile(this);
+        long b = (long) BOTTOM.getVolatile(this);
         if (t >= b) {
             return null;
         }
@@ -125,7 +166,30 @@ public final class WorkStealingDeque<E> {
         if (!TOP.compareAndSet(this, t, t + 1)) {
             return null;
         }
+        clearTaken(a, t, e);
         return (E) e;
+    }
+
+    /**
+     * Thief, after winning index {@code t}: clears the slot that still references {@code e}, so a taken
+     * element is reachable from the deque no longer (a finished job's closure and result would otherwise
+     * stay alive until the owner happens to overwrite the slot). A CAS from {@code e}, never a plain
+     * store: the owner may already have pushed a new element into the same slot (index t + capacity).
+     * No ABA: until this method returns, {@code e} is held by this thief alone, so nobody can have pushed
+     * it again. Growth: the owner may have copied index t into a new array before our CAS on top; we
+     * re-read the array (volatile) after that CAS and clear there too, and the owner re-reads top
+     * (volatile) after publishing a new array and clears what was taken meanwhile (see grow): Dekker,
+     * one of the two sees the other.
+     */
+    private void clearTaken(Object[] a, long t, Object e) {
+        for (;;) {
+            SLOT.compareAndSet(a, (int) (t & (a.length - 1)), e, null);
+            Object[] now = (Object[]) ARRAY.getVolatile(this);
+            if (now == a) {
+                return;
+            }
+            a = now;
+        }
     }
 
     /** Any thread: an estimate of the number of elements (exact when quiescent). */
@@ -150,9 +214,16 @@ public final class WorkStealingDeque<E> {
         for (long i = t; i < b; i++) {
             bigger[(int) (i & (bigger.length - 1))] = old[(int) (i & (old.length - 1))];
         }
-        // Release: a thief that reads the new array sees its copied slots. Thieves still holding the old
-        // array read valid elements from it: slots in [top, bottom) are never overwritten there.
-        ARRAY.setRelease(this, bigger);
+        // Volatile (release is enough for publication): ordered before our re-read of top below, for the
+        // clearing handshake with thieves (see clearTaken). Thieves still holding the old array read
+        // valid elements from it: slots in [top, bottom) are never overwritten there.
+        ARRAY.setVolatile(this, bigger);
+        // Indices taken by thieves while we copied are dead; clear their copies. [t, now) cannot collide
+        // with a live index: every live one is in [now, b), and b - t < old.length < bigger.length.
+        long now = (long) TOP.getVolatile(this);
+        for (long i = t; i < now; i++) {
+            bigger[(int) (i & (bigger.length - 1))] = null;
+        }
         return bigger;
     }
 }
