@@ -313,8 +313,24 @@ class CoreSchedulerTest {
     @ValueSource(ints = {1, 2, 4})
     void inlineHelpRunsTheDependencyOnTheWaitersFiber(int workers) {
         try (JobSystem jobs = system(workers)) {
-            // With nobody to steal it (one worker) the dependency runs inline: no park at all.
-            if (workers == 1) {
+            // Nobody may steal the dependency: every other worker spins inside a blocker job (a worker only
+            // steals from its carrier loop, between jobs), so the waiter's worker is the only one that can
+            // take it, and it must do so inline, on the waiting fiber, without parking.
+            AtomicInteger blockersRunning = new AtomicInteger();
+            java.util.concurrent.atomic.AtomicBoolean release = new java.util.concurrent.atomic.AtomicBoolean();
+            Counter blockers = new Counter("blockers");
+            for (int i = 0; i < workers - 1; i++) {
+                jobs.run(Priority.NORMAL, "blocker", () -> {
+                    blockersRunning.incrementAndGet();
+                    long end = System.nanoTime() + TestSupport.LONG.toNanos();   // hang guard only
+                    while (!release.get() && System.nanoTime() < end) {
+                        Thread.onSpinWait();
+                    }
+                }, blockers);
+            }
+            try {
+                TestSupport.eventually("every other worker holds a blocker", () -> blockersRunning.get() == workers - 1);
+                long waitsBefore = jobs.stats().waits();
                 JobHandle<Boolean> sameFiber = jobs.submit(() -> {
                     Thread me = Thread.currentThread();
                     AtomicReference<Thread> dep = new AtomicReference<>();
@@ -323,9 +339,12 @@ class CoreSchedulerTest {
                     c.await();
                     return dep.get() == me;
                 });
-                assertTrue(join(sameFiber));
-                assertEquals(0, jobs.stats().waits());
+                assertTrue(join(sameFiber), "the dependency ran on the waiter's fiber");
+                assertEquals(waitsBefore, jobs.stats().waits(), "the waiter never parked: " + jobs.stats());
+            } finally {
+                release.set(true);
             }
+            await(blockers);
         }
     }
 

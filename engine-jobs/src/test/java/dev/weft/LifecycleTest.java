@@ -474,7 +474,12 @@ class LifecycleTest {
         }
     }
 
-    /** Every idle strategy, including those that never park while running, lets close and shutdownNow end. */
+    /**
+     * Every idle strategy, including those that never park while running, lets close and shutdownNow end;
+     * and each does what it says while the system runs: under backoff every idle worker parks (idleParks
+     * counts it), under busySpin and yielding none does, though each worker keeps scanning (its thread
+     * burns CPU time). A builder that dropped the setting would give backoff, whose workers park.
+     */
     @ParameterizedTest
     @ValueSource(strings = {"backoff", "busySpin", "yielding"})
     void everyIdleStrategyTerminatesOnCloseAndOnShutdownNow(String strategy) throws Exception {
@@ -492,17 +497,53 @@ class LifecycleTest {
                     jobs.run(ran::incrementAndGet, c);
                 }
                 await(c);
-                TestSupport.sleepMillis(20);               // let every worker settle into its idle loop
+                String what = strategy + ", " + workers + " workers";
+                if (s.parks()) {
+                    eventually(() -> what + ": every idle worker parked: " + jobs.stats(),
+                            () -> jobs.stats().workers().stream().allMatch(w -> w.idleParks() > 0));
+                } else {
+                    assertIdleWithoutParking(jobs, what);
+                }
                 if (now) {
                     jobs.shutdownNow();
                 } else {
                     jobs.shutdown();
                 }
-                assertTrue(jobs.awaitTermination(LONG), strategy + ", " + workers + " workers, "
-                        + (now ? "shutdownNow" : "shutdown") + ": terminated");
+                assertTrue(jobs.awaitTermination(LONG), what + ", " + (now ? "shutdownNow" : "shutdown") + ": terminated");
                 assertTrue(jobs.isTerminated());
                 assertEquals(1000, ran.get());
             }
         }
+    }
+
+    /** CPU time each worker thread must spend idle, scanning, before "it never parked" means anything. */
+    private static final long IDLE_SCAN_CPU_NANOS = 20_000_000L;
+
+    /**
+     * Waits until every worker thread has burnt {@link #IDLE_SCAN_CPU_NANOS} of CPU since the work ended
+     * (a backoff worker parks after a few microseconds of it, so this is far past where it would have
+     * parked; no wall-clock bound), failing early if any worker parks meanwhile.
+     */
+    private static void assertIdleWithoutParking(JobSystem jobs, String what) {
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        org.junit.jupiter.api.Assumptions.assumeTrue(mx.isThreadCpuTimeSupported(), "no per-thread CPU time here");
+        List<Thread> threads = java.util.Arrays.stream(jobs.schedulerForTests().workers)
+                .map(w -> (Thread) w.thread).toList();
+        long[] start = threads.stream().mapToLong(t -> mx.getThreadCpuTime(t.threadId())).toArray();
+        eventually(() -> what + ": each worker spent " + IDLE_SCAN_CPU_NANOS / 1_000_000 + " ms of CPU idle, or one parked: "
+                + jobs.stats(), () -> {
+            if (jobs.stats().workers().stream().anyMatch(w -> w.idleParks() > 0)) {
+                return true;
+            }
+            for (int i = 0; i < threads.size(); i++) {
+                if (mx.getThreadCpuTime(threads.get(i).threadId()) - start[i] < IDLE_SCAN_CPU_NANOS) {
+                    return false;
+                }
+            }
+            return true;
+        });
+        assertEquals(java.util.Collections.nCopies(threads.size(), 0L),
+                jobs.stats().workers().stream().map(JobSystemStats.Worker::idleParks).toList(),
+                what + ": idle parks while running (a strategy that never parks parked): " + jobs.stats());
     }
 }

@@ -64,9 +64,10 @@ class HeadlessDemoTest {
         // Percentiles are ordered and in range of each other; the over-budget count is a count of frames.
         double p50 = num(json, "p50_ms"), p95 = num(json, "p95_ms"), p99 = num(json, "p99_ms"), max = num(json, "max_ms");
         assertTrue(0 < p50 && p50 <= p95 && p95 <= p99 && p99 <= max * 1.001, json.toString());
-        assertTrue(num(json, "over_budget") >= 0 && num(json, "over_budget") <= FRAMES, json.toString());
         @SuppressWarnings("unchecked")
         Map<String, Object> slowest = (Map<String, Object>) json.get("slowest_frames_ms");
+        List<Double> slowestMs = slowest.values().stream().map(v -> ((Number) v).doubleValue()).toList();
+        assertOverBudgetConsistent((int) num(json, "over_budget"), FRAMES, slowestMs, json.toString());
         assertEquals(Math.min(5, FRAMES), slowest.size(), json.toString());
         double longest = ((Number) slowest.values().iterator().next()).doubleValue();
         assertEquals(max, longest, max * 0.01 + 0.01, "the longest frame is the histogram's max: " + json);
@@ -74,12 +75,61 @@ class HeadlessDemoTest {
         double warmP99 = num(json, "p99_after_warm_up_ms");
         assertTrue(FRAMES > RunSummary.WARM_UP_FRAMES ? warmP99 > 0 && warmP99 <= max * 1.001 : warmP99 == 0, json.toString());
         assertEquals("none", json.get("display"));
-        assertEquals(pipeline, json.get("pipeline"));
+        assertEquals(pipeline, json.get("pipeline"));   // the flag reached the game; its effect is scheduling order only
         assertTrue(num(json, "draw_calls") > 0, "the headless renderer counts the draws it was given");
 
         String text = out.toString(StandardCharsets.UTF_8);
         assertTrue(text.contains("weft-demo: frame time p50"), text);
         assertTrue(text.contains("level 'tiny' loaded in"), text);
+    }
+
+    /** Frames whose simulate stage is made to spin this long: over the 16.67 ms budget whatever the machine. */
+    static final long SLOW_FRAME_NANOS = 25_000_000L;
+    static final Set<Long> SLOW_FRAMES = Set.of(5L, 15L, 25L);
+
+    /**
+     * over_budget counts the frames that took longer than the budget: three frames are made to take at
+     * least 25 ms (a spin in their first simulate range; a lower bound, so no clock can make them fast),
+     * so the count is at least three, and it agrees with the slowest frames and max of the same run.
+     */
+    @org.junit.jupiter.api.Test
+    void overBudgetCountsTheFramesLongerThanTheBudget() throws GameException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        GameConfig cfg = GameConfig.builder().headless(true).frames(40).entities(500).workers(2).level("tiny")
+                .assetLatency(java.time.Duration.ZERO).out(new PrintStream(bytes, true, StandardCharsets.UTF_8))
+                .stageHook((stage, frame, start, end) -> {
+                    if (stage == FrameStage.SIMULATE && start == 0 && SLOW_FRAMES.contains(frame)) {
+                        long until = System.nanoTime() + SLOW_FRAME_NANOS;
+                        while (System.nanoTime() - until < 0) {
+                            Thread.onSpinWait();
+                        }
+                    }
+                })
+                .build();
+        RunSummary summary = Game.run(cfg);
+        String context = summary.toJson();
+        assertTrue(summary.overBudget() >= SLOW_FRAMES.size(), "the three 25 ms frames are over budget: " + context);
+        assertTrue(summary.maxMs() >= SLOW_FRAME_NANOS / 1e6, context);
+        assertOverBudgetConsistent(summary.overBudget(), summary.frames(), List.copyOf(summary.slowestFrames().values()),
+                context);
+    }
+
+    /**
+     * The over-budget count against the slowest frames of the same run (exact frame times, unlike the
+     * histogram's max, which HdrHistogram rounds up by up to 0.1%): at least as many as the slowest
+     * frames listed above the budget, and, when not all of those are above it, exactly those (every frame
+     * over budget is then among them; so zero if the longest frame was within budget). The JSON has 3
+     * decimals, so a frame within 0.001 ms of the budget counts either way.
+     */
+    static void assertOverBudgetConsistent(int overBudget, int frames, List<Double> slowestMs, String context) {
+        double eps = 0.0011, budget = RunSummary.BUDGET_MS;
+        assertTrue(overBudget >= 0 && overBudget <= frames, "over_budget is a count of frames: " + context);
+        long surelyOver = slowestMs.stream().filter(ms -> ms > budget + eps).count();
+        long maybeOver = slowestMs.stream().filter(ms -> ms >= budget - eps).count();
+        assertTrue(overBudget >= surelyOver, surelyOver + " of the slowest frames were over budget: " + context);
+        if (maybeOver < slowestMs.size()) {
+            assertTrue(overBudget <= maybeOver, "every frame over budget is among the slowest listed: " + context);
+        }
     }
 
     static double num(Map<String, Object> json, String key) {

@@ -5,23 +5,33 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weft.JobSystem;
 import dev.weft.demo.assets.AssetKind;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
  * The seed article's example as a level: a texture that takes 100 ms, a mesh that takes 200 ms, and a
  * physics (collision) asset that needs 50 ms of work on the finished mesh. Serially that is 350 ms; as a
- * graph the texture overlaps the mesh, so about 250 ms. Asserted structurally only: physics starts after
- * the mesh has ended, and the whole level is ready in less than 0.9 × the serial sum.
+ * graph the texture overlaps the mesh, so about 250 ms. Asserted structurally only: the texture and mesh
+ * reads were in progress at the same time (each read, on its I/O thread, waits until the other one has
+ * begun: a serial load never begins the second while the first is unfinished), physics starts after the
+ * mesh has ended, and nothing beats the critical path. The figures are printed; "less than 0.9 × the
+ * serial sum" is checked only with -Dweft.timing=strict (a quiet machine).
  */
 @Timeout(120)
 class SeedGraphTest {
     private static final long TEXTURE_MS = 100, MESH_MS = 200, PHYSICS_MS = 50;
     private static final long SERIAL_MS = TEXTURE_MS + MESH_MS + PHYSICS_MS;
+    private static final String TEXTURE_FILE = "seed/textures/albedo.png", MESH_FILE = "seed/meshes/body.obj";
+    /** How long a read waits for the other to begin; a hang guard for the serial case, never reached otherwise. */
+    private static final Duration MEETING_TIMEOUT = Duration.ofSeconds(10);
 
     private static final String LEVEL = """
             weft-level 1
@@ -33,8 +43,8 @@ class SeedGraphTest {
 
     private static Map<String, byte[]> files() {
         return Fixture.files("seed/seed.level", LEVEL,
-                "seed/textures/albedo.png", Fixture.resource("tiny/textures/decal_16.png"),
-                "seed/meshes/body.obj", Fixture.resource("tiny/meshes/post.obj"));
+                TEXTURE_FILE, Fixture.resource("tiny/textures/decal_16.png"),
+                MESH_FILE, Fixture.resource("tiny/meshes/post.obj"));
     }
 
     @Test
@@ -46,7 +56,8 @@ class SeedGraphTest {
                 .build();
         try (JobSystem jobs = Fixture.jobs()) {
             warmUp(jobs);
-            try (AssetManager assets = AssetManager.builder(jobs).source(AssetSource.inMemory(files())).faults(seed).build()) {
+            MeetingSource source = new MeetingSource(AssetSource.inMemory(files()), TEXTURE_FILE, MESH_FILE);
+            try (AssetManager assets = AssetManager.builder(jobs).source(source).faults(seed).build()) {
                 LevelLoad load = new LevelLoader(assets).load("seed");
                 Fixture.awaitLoad(load);
                 LoadedLevel level = load.level().orElseThrow(() -> new AssertionError(load.failures()));
@@ -64,11 +75,14 @@ class SeedGraphTest {
                 System.out.printf(Locale.ROOT, "  physics build starts %.1f ms after the mesh ended%n",
                         (physics.inputNanos() - mesh.endedNanos()) / 1e6);
 
+                assertEquals(List.of(TEXTURE_FILE, MESH_FILE), source.metOther(),
+                        "each read saw the other one begin while it was still in progress (serial: neither did)");
                 assertTrue(physics.inputNanos() >= mesh.endedNanos(), "physics must start after its mesh ended");
                 assertTrue(physics.decodedNanos() - physics.inputNanos() >= Duration.ofMillis(PHYSICS_MS).toNanos(),
                         "physics did its 50 ms of work");
-                assertTrue(texture.inputNanos() < mesh.inputNanos(), "the texture read overlapped the mesh read");
-                assertTrue(totalMs < 0.9 * SERIAL_MS, "level took " + totalMs + " ms, not less than 0.9 × " + SERIAL_MS);
+                if (Boolean.getBoolean("weft.timing.strict") || "strict".equals(System.getProperty("weft.timing"))) {
+                    assertTrue(totalMs < 0.9 * SERIAL_MS, "level took " + totalMs + " ms, not less than 0.9 × " + SERIAL_MS);
+                }
                 assertTrue(totalMs >= MESH_MS + PHYSICS_MS, "cannot beat the critical path: " + totalMs);
                 assertEquals(1, level.entities().size());
                 level.close();
@@ -90,5 +104,54 @@ class SeedGraphTest {
     private static AssetTimeline timeline(LevelLoad load, AssetKind kind) {
         return load.timings().stream().filter(t -> t.id().kind() == kind).findFirst()
                 .orElseThrow(() -> new AssertionError("no " + kind + " timing in " + load.timings()));
+    }
+
+    /**
+     * Reads of the given paths each count down one latch and then wait (bounded) until all of them have
+     * begun: proof, without a clock, that they were in progress at the same time. The cost in a parallel
+     * load: the earlier read returns when the later one begins (the texture's at 200 ms, not 100 ms).
+     */
+    private static final class MeetingSource implements AssetSource {
+        private final AssetSource inner;
+        private final List<String> paths;
+        private final CountDownLatch begun;
+        private final List<String> metOther = new CopyOnWriteArrayList<>();
+
+        MeetingSource(AssetSource inner, String... paths) {
+            this.inner = inner;
+            this.paths = List.of(paths);
+            this.begun = new CountDownLatch(paths.length);
+        }
+
+        @Override
+        public byte[] read(String path) throws IOException {
+            if (paths.contains(path)) {
+                begun.countDown();
+                try {
+                    if (begun.await(MEETING_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+                        metOther.add(path);
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IOException("interrupted while waiting for the other read", e);
+                }
+            }
+            return inner.read(path);
+        }
+
+        /** The paths whose read saw every other one begin, in the order of {@code paths}. */
+        List<String> metOther() {
+            return paths.stream().filter(metOther::contains).toList();
+        }
+
+        @Override
+        public long size(String path) throws IOException {
+            return inner.size(path);
+        }
+
+        @Override
+        public String displayName(String path) {
+            return inner.displayName(path);
+        }
     }
 }
