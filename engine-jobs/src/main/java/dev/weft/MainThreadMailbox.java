@@ -4,14 +4,16 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.List;
+import dev.weft.internal.InjectionQueue;
 import java.util.concurrent.locks.LockSupport;
-import org.jctools.queues.MpscUnboundedXaddArrayQueue;
 
 /**
  * Work for the one thread that owns the window and GL context: many producers (fibers, I/O threads),
  * one consumer (the owner), as in the mailbox rule of the synchronization spec.
  *
- * <p>Producers offer to a JCTools MPSC queue (one XADD) and then read {@link #asleep}; only if the owner
+ * <p>Producers offer to a JCTools MPSC queue (one XADD; an {@link InjectionQueue}, so that besides the
+ * owner {@code shutdownNow()} may take the consumer turn and cancel what is queued) and then read
+ * {@link #asleep}; only if the owner
  * is asleep (parked inside a wait) does a producer CAS it awake and unpark it — the sleep→awake
  * transition, once. The owner sets {@code asleep} (volatile) and then re-reads the queue before
  * parking, so an offer that raced with going to sleep is seen either by the producer (asleep = 1) or by
@@ -35,7 +37,7 @@ final class MainThreadMailbox {
     }
 
     private final Scheduler scheduler;
-    private final MpscUnboundedXaddArrayQueue<JobHandle<?>> queue = new MpscUnboundedXaddArrayQueue<>(64);
+    private final InjectionQueue<JobHandle<?>> queue = new InjectionQueue<>();
     private volatile Thread owner;      // set once by bind()
     private volatile int asleep;        // 1 while the owner is parked in a wait; producers CAS 1 -> 0
     private long jobsRun;               // owner only
@@ -141,6 +143,22 @@ final class MainThreadMailbox {
 
     boolean isEmpty() {
         return queue.isEmpty();
+    }
+
+    /**
+     * shutdownNow, on any thread: cancels every queued main-thread job (each completes cancelled and is
+     * reported by {@link Scheduler#completeCancelled}). The owner may run some concurrently: the consumer
+     * turn gives each job to one of us.
+     */
+    void cancelQueued() {
+        JobHandle<?> j;
+        while ((j = queue.poll()) != null || !queue.isEmpty()) {   // null: the owner holds the turn
+            if (j != null) {
+                Scheduler.cancelledBeforeStart(scheduler, j);
+            } else {
+                Thread.onSpinWait();
+            }
+        }
     }
 
     /** At termination: cancels what is left (nobody will run it) and returns what it cancelled. */

@@ -612,9 +612,14 @@ final class Scheduler {
         }
     }
 
-    /** Decides at start whether a job runs (true) or is cancelled (reported, completed). */
+    /**
+     * Decides at start whether a job runs (true) or is cancelled (completed, counted). A job a worker has
+     * taken out of a queue starts even after shutdownNow(), with {@link Jobs#isCancelled()} true: taking
+     * it (pop, steal or poll) is exclusive with shutdownNow's drain, so every job either is in the list
+     * shutdownNow returns or ran — none is cancelled after that list was made and missing from it.
+     */
     boolean admit(JobNode job) {
-        if (runState >= STOPPING || job.isCancellationRequested()) {
+        if (job.isCancellationRequested()) {
             cancelledBeforeStart(this, job);
             return false;
         }
@@ -851,7 +856,9 @@ final class Scheduler {
             }
         }
         // Take every queued job out (steal is safe from any thread; the injection turn serializes us with
-        // workers) and cancel it. Workers that pop jobs concurrently cancel them in admit().
+        // workers) and cancel it. A job a worker takes concurrently is the worker's (the take is one CAS,
+        // or the owner's pop): it runs, seeing isCancelled(). So the list below is exact: every job that
+        // never ran is in it, and nothing in it ran.
         for (int p = 0; p < Priority.COUNT; p++) {
             JobNode j;
             while ((j = injectedJobs[p].poll()) != null || !injectedJobs[p].isEmpty()) {
@@ -868,6 +875,7 @@ final class Scheduler {
                 }
             }
         }
+        mainThread.cancelQueued();         // main-thread jobs nobody ran yet: reported like the rest
         for (Fiber f : allFibers) {        // runState (volatile) was written first: Dekker with beginWait
             f.cancelWait();
         }

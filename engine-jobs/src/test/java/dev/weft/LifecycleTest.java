@@ -13,6 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -305,13 +306,24 @@ class LifecycleTest {
             submitted.incrementAndGet();
             jobs.run(ran::incrementAndGet);
         }
+        List<JobHandle<Integer>> mainThreadJobs = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {         // nobody runs main-thread jobs here: all 10 never run
+            submitted.incrementAndGet();
+            mainThreadJobs.add(jobs.onMainThread("upload " + i, () -> ran.incrementAndGet() > 0 ? 1 : 0));
+        }
         TestSupport.sleepMillis(20);           // let the load build up; parkers may or may not have started
         List<JobInfo> neverRan = jobs.shutdownNow();
         assertTrue(jobs.awaitTermination(LONG), "terminates: parked jobs were woken by cancellation");
         JobSystemStats s = jobs.stats();
-        assertEquals(submitted.get(), ran.get() + s.jobsCancelled(),
-                "submitted = ran + reported cancelled (" + neverRan.size() + " returned by shutdownNow)");
-        assertTrue(neverRan.size() <= s.jobsCancelled());
+        // Exact, not <=: a job is in shutdownNow's list or it ran; none is cancelled after the list is made.
+        assertEquals(submitted.get(), ran.get() + neverRan.size(),
+                "submitted = ran + returned by shutdownNow (" + s.jobsCancelled() + " cancelled in stats)");
+        assertEquals(neverRan.size(), s.jobsCancelled(), "every cancellation is in shutdownNow's list");
+        for (int i = 0; i < 10; i++) {
+            String name = "upload " + i;
+            assertTrue(neverRan.stream().anyMatch(j -> j.name().equals(name)), name + " missing: " + neverRan);
+            assertTrue(mainThreadJobs.get(i).isCancelled(), name + " not cancelled");
+        }
         assertEquals(1, refused.get(), "the producer was refused once");
         assertEquals(0, s.fibersAlive());
         assertThrows(RejectedExecutionException.class, () -> jobs.run(() -> { }));
