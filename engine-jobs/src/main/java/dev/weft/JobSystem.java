@@ -170,9 +170,12 @@ public final class JobSystem implements AutoCloseable {
     /**
      * Graceful shutdown, then waits for it: refuses new jobs from outside jobs, runs everything already
      * submitted (and whatever those jobs submit, and jobs parked anywhere — in waits, sleeps, locks),
-     * then stops the workers and retires every fiber. On the main thread it keeps running main-thread
-     * jobs meanwhile. Called from inside one of this system's jobs it only starts the shutdown (waiting
-     * would wait for the calling job itself).
+     * then stops the workers and retires every fiber. It waits as long as that takes: a job that never
+     * ends keeps it waiting (use {@link #shutdownNow()} and {@link #awaitTermination} for a bound). On the
+     * main thread it keeps running main-thread jobs meanwhile; main-thread jobs still queued when the
+     * workers stop are cancelled. If the calling thread is interrupted while waiting, it returns early
+     * with its interrupt flag set (the shutdown goes on). Called from inside one of this system's jobs it
+     * only starts the shutdown (waiting would wait for the calling job itself).
      */
     @Override
     public void close() {
@@ -197,9 +200,12 @@ public final class JobSystem implements AutoCloseable {
     }
 
     /**
-     * Stops now: refuses every submission, cancels every queued job (each completes its counter and its
-     * handle reports cancelled), wakes every parked job with {@link JobCancelledException}, and returns
-     * the jobs that never ran. Running jobs that do not honour cancellation run on until they end.
+     * Stops now: refuses every submission, cancels every queued job and every queued main-thread job
+     * (each completes its counter and its handle reports cancelled), wakes every parked job with
+     * {@link JobCancelledException}, and returns exactly the jobs that never ran: every submitted job is
+     * in this list or ran. A job a worker had already taken from a queue when this was called still
+     * starts, with {@link Jobs#isCancelled()} true and its waits cancelled, as do running jobs; those that
+     * do not honour cancellation run on until they end. Returns at once; {@link #awaitTermination} waits.
      */
     public List<JobInfo> shutdownNow() {
         return scheduler.shutdownNow();
@@ -210,7 +216,11 @@ public final class JobSystem implements AutoCloseable {
         return scheduler.awaitTermination(timeout);
     }
 
-    /** True once every worker has stopped and every fiber has been retired. */
+    /**
+     * True once the system has terminated: every worker thread has exited after retiring its fibers. Not
+     * true merely because {@link #shutdown()} or {@link #shutdownNow()} was called; it turns true only when
+     * nothing is left to run (see {@link #awaitTermination}).
+     */
     public boolean isTerminated() {
         return scheduler.workersExited();
     }
