@@ -51,24 +51,25 @@ import org.jctools.queues.MpmcUnboundedXaddArrayQueue;
  * same counter from the bottom of its own deques, as ForkJoinPool's join does, but never an unrelated
  * job.
  *
- * <h3>Parking and signalling workers</h3>
- * An idle worker spins, yields, then parks ({@link IdleStrategy}). To park it sets its
- * {@code parkState} to PARKED, increments {@link #sleepers} (CAS: a full fence), re-scans every queue,
- * and only then parks. A producer that made a queue go from empty to non-empty publishes the element,
- * issues a full fence and reads {@code sleepers}; only if it is non-zero does it CAS one PARKED worker
- * to SIGNALLED and unpark it. Dekker's argument: either the producer sees the sleeper, or the sleeper's
- * re-scan sees the element — a wake-up cannot be lost. Pushing onto a non-empty deque signals nobody:
- * the owner is awake and the earlier transition already woke a thief, and a thief that steals from a
- * deque that stays non-empty wakes one more (the chain). While every worker is busy, {@code sleepers}
- * is zero and submitting costs no syscall and takes no lock.
+ * <h3>Parking and signalling workers, termination</h3>
+ * {@link WorkerParking} owns them; {@link #idle}, {@link #signalWork} and {@link #fiberIdle} delegate,
+ * and {@code busyFibers}/{@code externalSubmitters} here are its counters. An idle worker spins, yields,
+ * then parks ({@link IdleStrategy}): it sets its {@code parkState} to PARKED, XADDs the parking's
+ * {@code sleepers} (a full fence), re-scans every queue, and only then parks. A producer that made a
+ * queue go from empty to non-empty publishes the element, issues a full fence and reads
+ * {@code sleepers}; only if it is non-zero does it CAS one PARKED worker to SIGNALLED and unpark it.
+ * Dekker: either the producer sees the sleeper, or the sleeper's re-scan sees the element. Only the
+ * worker itself unregisters, once it stopped parking, so a worker counted asleep holds no job. While
+ * every worker is busy, {@code sleepers} is zero and submitting costs no syscall and takes no lock.
  *
  * <h3>Shutdown</h3>
  * {@link #runState}: RUNNING → CLOSING (refuses submissions from outside jobs; jobs may still submit) or
  * STOPPING (refuses all; queued jobs are cancelled and reported; parked waits are woken with
- * cancellation) → TERMINATED. The last worker to park, when all are asleep, no queue holds anything, no
- * fiber is parked in a wait and no outside submission is in flight, terminates the system: nothing
- * could make new work any more. External submitters register in {@link #externalSubmitters} before
- * reading {@code runState}, so a submission either is refused or is seen by that check.
+ * cancellation) → TERMINATED. The last worker to register as asleep terminates the system when no
+ * worker left its park since, no queue holds anything, no fiber is out of the pool and no outside
+ * submission is in flight: nothing could make new work any more (SYNCHRONIZATION.md §5). External
+ * submitters register in {@code externalSubmitters} before reading {@code runState}, so a submission
+ * either is refused or is seen by that check.
  */
 final class Scheduler {
     static final int RUNNING = 0;

@@ -51,8 +51,13 @@ class WorkerParking extends WorkerParkingPadTail {
     static final int LEAVE = 0;          // work is visible (or the system terminated): go and look
     static final int PARK = 1;           // park until signalled
     static final int TERMINATE = 2;      // this worker just terminated the system
+    static final int PARK_BRIEFLY = 3;   // closing, all asleep, an outside submission in flight: re-check soon
+
+    /** How long a worker waits for an outside submission in flight before re-checking termination. */
+    private static final long RECHECK_NANOS = 100_000L;
 
     static final long ONE_ASLEEP = 1L;
+    static final long ONE_LEFT = (1L << 32) - 1;   // one fewer asleep, one more in the epoch (high 32 bits)
 
     private static final VarHandle SLEEPERS;
     private static final VarHandle WAKE_CURSOR;
@@ -131,11 +136,15 @@ class WorkerParking extends WorkerParkingPadTail {
     private void park(Worker w) {
         int i = w.index;
         int decision = decide(register(i));
-        if (decision == PARK) {
+        if (decision == PARK || decision == PARK_BRIEFLY) {
             long t0 = System.nanoTime();
             w.count(Worker.IDLE_PARKS);
-            while (parkState(i) == Worker.PARKED) {
-                LockSupport.park(this);      // a spurious return re-checks; only a waker's CAS ends this
+            if (decision == PARK_BRIEFLY) {
+                LockSupport.parkNanos(this, RECHECK_NANOS);   // then leave, poll, and decide again
+            } else {
+                while (parkState(i) == Worker.PARKED) {
+                    LockSupport.park(this);  // a spurious return re-checks; only a waker's CAS ends this
+                }
             }
             w.add(Worker.IDLE_NANOS, System.nanoTime() - t0);
         }
@@ -150,25 +159,45 @@ class WorkerParking extends WorkerParkingPadTail {
         return (long) SLEEPERS.getAndAdd(this, ONE_ASLEEP) + ONE_ASLEEP;   // full fence before the re-scan
     }
 
-    /** Step 2: re-scan every queue and decide; {@code registered} is what {@link #register} returned. */
-    final int decide(long registered) {
-        if (hasVisibleWork() || runState() == Scheduler.TERMINATED) {
+    /**
+     * Step 2: re-scan every queue and decide; {@code ticket} is what {@link #register} returned. The
+     * last worker to register, the system closing, terminates only if nothing changed {@code sleepers}
+     * since its own XADD (every registration ends with an epoch bump, so an equal value means no
+     * worker left the park meanwhile: none held a job or ran a fiber), no fiber is busy, no outside
+     * submission is in flight, and a scan made after reading those finds every queue empty.
+     */
+    final int decide(long ticket) {
+        if (hasVisibleWork()) {
             return LEAVE;
         }
-        int asleep = (int) registered;
-        if (runState() != Scheduler.RUNNING && asleep == workerCount && isQuiescent()) {
-            terminate();
-            return TERMINATE;
+        int rs = runState();
+        if (rs == Scheduler.TERMINATED) {
+            return LEAVE;
         }
-        return PARK;
+        if (rs == Scheduler.RUNNING || (int) ticket != workerCount || busyFibers.get() != 0) {
+            return PARK;                   // whoever is awake, or the fiber's carrier, parks later and re-checks
+        }
+        if (externalSubmitters.get() != 0) {
+            return PARK_BRIEFLY;           // an outside submitter ends without signalling anyone: poll for it
+        }
+        if (hasVisibleWork()) {
+            return LEAVE;
+        }
+        if (sleepers != ticket) {
+            return PARK;                   // a worker left its park since our XADD: it re-checks when it parks again
+        }
+        terminate();
+        return TERMINATE;
     }
 
     /** Step 3: worker {@code i} is awake again (signalled, or it found work, or it terminated). */
     final void leave(int i) {
-        if (casParkState(i, Worker.PARKED, Worker.RUNNING)) {
-            SLEEPERS.getAndAdd(this, -ONE_ASLEEP);
+        if (!casParkState(i, Worker.PARKED, Worker.RUNNING)) {
+            setParkState(i, Worker.RUNNING);   // SIGNALLED: the failed CAS read the waker's write (acquire)
         }
-        setParkState(i, Worker.RUNNING);   // SIGNALLED by a waker, who already unregistered us
+        // Only the worker itself unregisters, after it stopped parking: "counted asleep" implies "holds
+        // nothing, runs nothing". The XADD (a full fence) comes before the worker polls for work.
+        SLEEPERS.getAndAdd(this, ONE_LEFT);
     }
 
     /** Called after publishing work at an empty→non-empty transition. */
@@ -179,13 +208,13 @@ class WorkerParking extends WorkerParkingPadTail {
         }
     }
 
+    // Wakers only CAS PARKED -> SIGNALLED and unpark: the woken worker unregisters itself (leave).
     private void wakeOne() {
         int n = workerCount;
         int start = (int) (((long) WAKE_CURSOR.getAndAdd(this, 1L) & Integer.MAX_VALUE) % n);
         for (int k = 0; k < n; k++) {
             int v = (start + k) % n;
             if (parkState(v) == Worker.PARKED && casParkState(v, Worker.PARKED, Worker.SIGNALLED)) {
-                SLEEPERS.getAndAdd(this, -ONE_ASLEEP);
                 unpark(v);
                 return;
             }
@@ -195,15 +224,9 @@ class WorkerParking extends WorkerParkingPadTail {
     /** Wakes every worker: after close()/shutdownNow() changed the run state, and at termination. */
     final void wakeAll() {
         for (int v = 0; v < workerCount; v++) {
-            if (casParkState(v, Worker.PARKED, Worker.SIGNALLED)) {
-                SLEEPERS.getAndAdd(this, -ONE_ASLEEP);
-            }
+            casParkState(v, Worker.PARKED, Worker.SIGNALLED);
             unpark(v);
         }
-    }
-
-    private boolean isQuiescent() {
-        return busyFibers.get() == 0 && externalSubmitters.get() == 0 && !hasVisibleWork();
     }
 
     private void terminate() {
