@@ -16,7 +16,6 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.BiConsumer;
 import org.jctools.queues.MpmcUnboundedXaddArrayQueue;
 
@@ -52,24 +51,25 @@ import org.jctools.queues.MpmcUnboundedXaddArrayQueue;
  * same counter from the bottom of its own deques, as ForkJoinPool's join does, but never an unrelated
  * job.
  *
- * <h3>Parking and signalling workers</h3>
- * An idle worker spins, yields, then parks ({@link IdleStrategy}). To park it sets its
- * {@code parkState} to PARKED, increments {@link #sleepers} (CAS: a full fence), re-scans every queue,
- * and only then parks. A producer that made a queue go from empty to non-empty publishes the element,
- * issues a full fence and reads {@code sleepers}; only if it is non-zero does it CAS one PARKED worker
- * to SIGNALLED and unpark it. Dekker's argument: either the producer sees the sleeper, or the sleeper's
- * re-scan sees the element — a wake-up cannot be lost. Pushing onto a non-empty deque signals nobody:
- * the owner is awake and the earlier transition already woke a thief, and a thief that steals from a
- * deque that stays non-empty wakes one more (the chain). While every worker is busy, {@code sleepers}
- * is zero and submitting costs no syscall and takes no lock.
+ * <h3>Parking and signalling workers, termination</h3>
+ * {@link WorkerParking} owns them; {@link #idle}, {@link #signalWork} and {@link #fiberIdle} delegate,
+ * and {@code busyFibers}/{@code externalSubmitters} here are its counters. An idle worker spins, yields,
+ * then parks ({@link IdleStrategy}): it sets its {@code parkState} to PARKED, XADDs the parking's
+ * {@code sleepers} (a full fence), re-scans every queue, and only then parks. A producer that made a
+ * queue go from empty to non-empty publishes the element, issues a full fence and reads
+ * {@code sleepers}; only if it is non-zero does it CAS one PARKED worker to SIGNALLED and unpark it.
+ * Dekker: either the producer sees the sleeper, or the sleeper's re-scan sees the element. Only the
+ * worker itself unregisters, once it stopped parking, so a worker counted asleep holds no job. While
+ * every worker is busy, {@code sleepers} is zero and submitting costs no syscall and takes no lock.
  *
  * <h3>Shutdown</h3>
  * {@link #runState}: RUNNING → CLOSING (refuses submissions from outside jobs; jobs may still submit) or
  * STOPPING (refuses all; queued jobs are cancelled and reported; parked waits are woken with
- * cancellation) → TERMINATED. The last worker to park, when all are asleep, no queue holds anything, no
- * fiber is parked in a wait and no outside submission is in flight, terminates the system: nothing
- * could make new work any more. External submitters register in {@link #externalSubmitters} before
- * reading {@code runState}, so a submission either is refused or is seen by that check.
+ * cancellation) → TERMINATED. The last worker to register as asleep terminates the system when no
+ * worker left its park since, no queue holds anything, no fiber is out of the pool and no outside
+ * submission is in flight: nothing could make new work any more (SYNCHRONIZATION.md §5). External
+ * submitters register in {@code externalSubmitters} before reading {@code runState}, so a submission
+ * either is refused or is seen by that check.
  */
 final class Scheduler {
     static final int RUNNING = 0;
@@ -77,7 +77,6 @@ final class Scheduler {
     static final int STOPPING = 2;
     static final int TERMINATED = 3;
 
-    private static final VarHandle SLEEPERS;
     private static final VarHandle RUN_STATE;
     private static final int INJECTED_BATCH = 32;
     /** Most jobs one visit to a victim takes: the first steal plus up to this minus one more (1: one per visit, for A/B). */
@@ -86,7 +85,6 @@ final class Scheduler {
     static {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
-            SLEEPERS = l.findVarHandle(Scheduler.class, "sleepers", int.class);
             RUN_STATE = l.findVarHandle(Scheduler.class, "runState", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
@@ -99,7 +97,6 @@ final class Scheduler {
     private final InjectionQueue<Object>[] injectedReady;
     final MpmcUnboundedXaddArrayQueue<Fiber> idleFibers = new MpmcUnboundedXaddArrayQueue<>(64);
     private final Set<Fiber> allFibers = ConcurrentHashMap.newKeySet();
-    private final IdleStrategy idleStrategy;
     private final FiberPoolPolicy fiberPolicy;
     private final BiConsumer<String, Throwable> uncaughtFailureHandler;
     final MainThreadMailbox mainThread;
@@ -107,17 +104,13 @@ final class Scheduler {
     private final ConcurrentLinkedQueue<JobInfo> cancelledReport = new ConcurrentLinkedQueue<>();
     private final AtomicInteger fiberCount = new AtomicInteger();
     private final AtomicInteger parkedFibers = new AtomicInteger();      // fibers inside a Counter wait (wait path only)
-    // Fibers out of the idle pool: running, or parked anywhere (a Counter wait, Thread.sleep, a monitor,
-    // I/O). +1 when a worker takes a fiber for a job, -1 when the fiber parks itself idle: per fiber
-    // switch, not per job. Termination requires 0, so a job parked outside Weft's own waits is not stranded.
-    private final AtomicInteger busyFibers = new AtomicInteger();
-    private final AtomicInteger externalSubmitters = new AtomicInteger(); // outside submissions in flight
+    private final WorkerParking parking;   // sleeping, waking, terminating workers
+    private final AtomicInteger busyFibers;          // parking.busyFibers: startOnFiber counts here
+    private final AtomicInteger externalSubmitters;  // parking.externalSubmitters: submit counts here
     private final AtomicLong cancelledOutsideWorkers = new AtomicLong();
     private final AtomicLong fiberIds = new AtomicLong();
-    private final AtomicInteger wakeCursor = new AtomicInteger();
     private final boolean pinWorkers;   // JobSystem.Builder.pinWorkersToCores; published to workers by Thread.start
     private volatile JobTrace trace;    // the recording in progress, or null (read once per job)
-    private volatile int sleepers;      // workers registered as parked; CAS/getAndAdd only
     private volatile int runState;      // RUNNING → CLOSING/STOPPING → TERMINATED
 
     @SuppressWarnings("unchecked")
@@ -127,7 +120,6 @@ final class Scheduler {
         dev.weft.internal.FiberSupport.check();
         JfrEvents.init();
         this.name = name;
-        this.idleStrategy = idleStrategy;
         this.fiberPolicy = fiberPolicy;
         this.uncaughtFailureHandler = uncaughtFailureHandler;
         this.mainThread = new MainThreadMailbox(this);
@@ -144,6 +136,9 @@ final class Scheduler {
                 workers[i].seededChoices = new java.util.SplittableRandom(deterministicSeed);
             }
         }
+        this.parking = new WorkerParking(this, workers, idleStrategy);
+        this.busyFibers = parking.busyFibers;
+        this.externalSubmitters = parking.externalSubmitters;
         this.terminated = new CountDownLatch(workerCount);
         this.pinWorkers = pinWorkers;
         for (Worker w : workers) {
@@ -728,109 +723,25 @@ final class Scheduler {
     }
 
     // ------------------------------------------------------------------ idling and waking workers
+    // WorkerParking owns these; the delegates keep the call sites' names.
 
     void idle(Worker w) {
-        IdleStrategy s = idleStrategy;
-        if (w.exhaustedSinceNanos != 0) {
-            if (idleFibers.isEmpty() && hasVisibleWork()) {
-                LockSupport.parkNanos(this, 100_000L);   // a dry bounded pool: poll for freed fibers,
-                w.retryDryPool = true;                   // then try once more to start a new job
-                return;
-            }
-            w.exhaustedSinceNanos = 0;                   // a fiber came back, or nothing waits to start
-        }
-        for (int i = 0; i < s.spins() && runState == RUNNING; i++) {
-            if (hasVisibleWork()) {
-                return;
-            }
-            Thread.onSpinWait();
-        }
-        for (int i = 0; i < s.yields() && runState == RUNNING; i++) {
-            if (hasVisibleWork()) {
-                return;
-            }
-            Thread.yield();
-        }
-        // Termination is decided by the last worker to park (parkWorker), so once the system is closing
-        // every worker parks when idle, even under a strategy that never parks while running (busySpin,
-        // yielding): without that, close() would wait forever.
-        if (s.parks() || runState != RUNNING) {
-            parkWorker(w);
-        }
-    }
-
-    private void parkWorker(Worker w) {
-        w.parkState = Worker.PARKED;
-        int asleep = (int) SLEEPERS.getAndAdd(this, 1) + 1;    // full fence: ordered before the re-scan
-        if (hasVisibleWork() || runState == TERMINATED) {
-            unregisterPark(w);
-            return;
-        }
-        int rs = runState;
-        if (rs != RUNNING && asleep == workers.length && isQuiescent()) {
-            unregisterPark(w);
-            terminate();
-            return;
-        }
-        long t0 = System.nanoTime();
-        w.count(Worker.IDLE_PARKS);
-        while (w.parkState == Worker.PARKED) {
-            LockSupport.park(this);
-        }
-        w.add(Worker.IDLE_NANOS, System.nanoTime() - t0);
-        w.parkState = Worker.RUNNING;
-    }
-
-    private void unregisterPark(Worker w) {
-        if (w.casParkState(Worker.PARKED, Worker.RUNNING)) {
-            SLEEPERS.getAndAdd(this, -1);
-        }
-        w.parkState = Worker.RUNNING;      // SIGNALLED by a waker, who already unregistered us
+        parking.idle(w);
     }
 
     /** Called after publishing work at an empty→non-empty transition. */
     void signalWork() {
-        VarHandle.fullFence();             // StoreLoad: the published element before the read of sleepers
-        if (sleepers > 0) {
-            wakeOne();
-        }
-    }
-
-    private void wakeOne() {
-        Worker[] ws = workers;
-        int n = ws.length;
-        int start = (wakeCursor.getAndIncrement() & Integer.MAX_VALUE) % n;
-        for (int k = 0; k < n; k++) {
-            Worker v = ws[(start + k) % n];
-            if (v.parkState == Worker.PARKED && v.casParkState(Worker.PARKED, Worker.SIGNALLED)) {
-                SLEEPERS.getAndAdd(this, -1);
-                LockSupport.unpark(v.thread);
-                return;
-            }
-        }
-    }
-
-    private void wakeAll() {
-        for (Worker v : workers) {
-            if (v.casParkState(Worker.PARKED, Worker.SIGNALLED)) {
-                SLEEPERS.getAndAdd(this, -1);
-            }
-            LockSupport.unpark(v.thread);
-        }
-    }
-
-    private boolean isQuiescent() {
-        return busyFibers.get() == 0 && externalSubmitters.get() == 0 && !hasVisibleWork();
+        parking.signalWork();
     }
 
     /** A fiber is about to park itself in the idle pool. */
     void fiberIdle() {
-        busyFibers.decrementAndGet();
+        parking.fiberIdle();
     }
 
-    private void terminate() {
+    /** The termination decision (WorkerParking) ends the system: nothing could make new work any more. */
+    void markTerminated() {
         RUN_STATE.setVolatile(this, TERMINATED);
-        wakeAll();
     }
 
     // ------------------------------------------------------------------ shutdown
@@ -845,7 +756,7 @@ final class Scheduler {
                 break;
             }
         }
-        wakeAll();                         // every worker re-parks; the last one checks for quiescence
+        parking.wakeAll();                 // every worker re-parks; the last one checks for quiescence
     }
 
     List<JobInfo> shutdownNow() {
@@ -879,7 +790,7 @@ final class Scheduler {
         for (Fiber f : allFibers) {        // runState (volatile) was written first: Dekker with beginWait
             f.cancelWait();
         }
-        wakeAll();
+        parking.wakeAll();
         return new ArrayList<>(cancelledReport);
     }
 

@@ -37,7 +37,7 @@ final class FiberDumps {
     /** The scheduler's private shutdown and parking state, read reflectively (for hang reports only). */
     static String schedulerState(Scheduler s) {
         StringBuilder sb = new StringBuilder();
-        for (String field : new String[] {"runState", "sleepers", "parkedFibers", "externalSubmitters", "fiberCount"}) {
+        for (String field : new String[] {"runState", "parking", "parkedFibers", "fiberCount"}) {
             try {
                 java.lang.reflect.Field f = Scheduler.class.getDeclaredField(field);
                 f.setAccessible(true);

@@ -16,8 +16,10 @@ import org.openjdk.jcstress.infra.results.II_Result;
  * also while the other's node (waiting or already fired) sits in the same wait stack. Counter at 2:
  * actor A waits for 1 and then decrements to 0; actor B decrements to 1 and then waits for 0. The
  * decrement to 0 must fire B's node past A's (a target above the new value), and B's await(0) must not
- * be filtered out by {@code maxWaitTarget} (raised to 1 by A). The two-CPU form of
- * {@link CounterTwoTargetsVsDecrementToZero}, which needs three.
+ * be filtered out by {@code maxWaitTarget} (raised to 1 by A). Two actors, so it runs on the 2-CPU
+ * CI machine (jcstress 0.15 skips tests with more actors than {@code -c} CPUs, and refuses {@code -c}
+ * above the machine's count). Its former three-actor form (waiters for 1 and for 0 both parked while a
+ * third thread decrements twice) is a scenario of {@code CounterBlockingAwaitLincheckTest}.
  *
  * <p>Result: r1 = A's await(1, 2 s), r2 = B's await(0, 2 s), each as {@link TimedWait} classifies it:
  * 1 = released in time, 2 = released only when its timeout ran out (lost wake-up), 0 = timed out,

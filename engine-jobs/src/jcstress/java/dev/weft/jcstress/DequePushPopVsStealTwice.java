@@ -17,8 +17,9 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
  * every element exactly once: the first steal always gets 1 (it is there from the start and only a thief
  * takes from the top), and the owner's pop races the second steal for 2, the last element. If pop's
  * StoreLoad fence is missing, pop can read the old top (0), see two elements, and take 2 without a CAS
- * while the second steal still reads the old bottom (2) and takes 2 as well. The two-CPU form of
- * {@link DequePushPopVsTwoThieves}.
+ * while the second steal still reads the old bottom (2) and takes 2 as well. With
+ * {@link DequeStealVsStealLastElement}, the two-CPU form of the former three-actor test (owner
+ * push + pop vs two thieves).
  *
  * <p>Result: r1 = owner's pop, r2 = first steal, r3 = second steal, r4 = mask of elements left.
  */

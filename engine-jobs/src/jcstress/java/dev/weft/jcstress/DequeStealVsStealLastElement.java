@@ -13,7 +13,10 @@ import org.openjdk.jcstress.infra.results.II_Result;
 
 /**
  * Guarantee: two thieves stealing the only element: exactly one gets it (the top CAS), the other sees
- * empty or loses the CAS. The two-thief half of {@link DequePushPopVsTwoThieves}, which needs three CPUs.
+ * empty or loses the CAS. With {@link DequePushPopVsStealTwice} and {@link DequePopVsStealLastElement},
+ * the two-CPU form of the former three-actor test (owner push + pop vs two thieves): every CAS on
+ * {@code top} is between two parties, and a failed steal returns without retrying, so each three-way
+ * interleaving is one of these pairwise races.
  */
 @JCStressTest
 @Description("WorkStealingDeque: thief vs thief on the only element")

@@ -1,0 +1,136 @@
+package dev.weft;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * jcstress only: the real {@link WorkerParking} protocol (register, decide, leave, signalWork, wakeAll:
+ * the final methods, unchanged) over {@code n} model workers. Only the accessors are replaced: park
+ * states live in an int array (volatile loads and stores, CAS, as {@code Worker.parkState}), unpark is
+ * a no-op (a jcstress actor must not block: it records the decision instead of parking), and "the
+ * queues" are one count of queued jobs, published with a release store and read with an acquire load,
+ * as a deque's {@code bottom} is (so the StoreLoad fence in signalWork is what orders it).
+ */
+public final class ParkingModel extends WorkerParking {
+    public static final int DECIDED_LEAVE = LEAVE;
+    public static final int DECIDED_PARK = PARK;
+    public static final int DECIDED_TERMINATE = TERMINATE;
+    public static final int AWAKE = Worker.RUNNING;
+    public static final int ASLEEP = Worker.PARKED;
+    public static final int WOKEN = Worker.SIGNALLED;
+
+    private static final VarHandle STATE = MethodHandles.arrayElementVarHandle(int[].class);
+    private static final VarHandle QUEUED;
+
+    static {
+        try {
+            QUEUED = MethodHandles.lookup().findVarHandle(ParkingModel.class, "queued", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final int[] parkStates;
+    private volatile int runState;
+    @SuppressWarnings("unused") private int queued;    // jobs in "the queues": release store, acquire load
+
+    /** {@code closing}: the run state is CLOSING (close() was called), else RUNNING. */
+    public ParkingModel(int workers, boolean closing) {
+        super(workers);
+        this.parkStates = new int[workers];
+        this.runState = closing ? Scheduler.CLOSING : Scheduler.RUNNING;
+    }
+
+    // ---- the protocol, as a worker or a producer calls it
+
+    /** Worker {@code i}, about to park: the ticket for {@link #decideToPark}. */
+    public long registerAsleep(int i) {
+        return register(i);
+    }
+
+    public int decideToPark(long ticket) {
+        return decide(ticket);
+    }
+
+    public void leavePark(int i) {
+        leave(i);
+    }
+
+    /** A producer: publish one job (release store, like a push), then signal. */
+    public void publishAndSignal() {
+        publish();
+        signalWork();
+    }
+
+    /** Before the actors: a job already queued. */
+    public void publish() {
+        QUEUED.setRelease(this, (int) QUEUED.getAcquire(this) + 1);
+    }
+
+    /** close()/shutdownNow()/termination wake-up of every worker. */
+    public void wakeEveryone() {
+        wakeAll();
+    }
+
+    /** A woken worker takes a job into its hand (CAS, like a steal): true if it got one. */
+    public boolean take() {
+        for (;;) {
+            int q = (int) QUEUED.getAcquire(this);
+            if (q == 0) {
+                return false;
+            }
+            if (QUEUED.compareAndSet(this, q, q - 1)) {
+                return true;
+            }
+        }
+    }
+
+    public int queued() {
+        return (int) QUEUED.getAcquire(this);
+    }
+
+    public int parkStateOf(int i) {
+        return parkState(i);
+    }
+
+    public boolean terminated() {
+        return runState == Scheduler.TERMINATED;
+    }
+
+    // ---- the accessors WorkerParking allows a subclass to replace
+
+    @Override
+    int parkState(int i) {
+        return (int) STATE.getVolatile(parkStates, i);
+    }
+
+    @Override
+    void setParkState(int i, int state) {
+        STATE.setVolatile(parkStates, i, state);
+    }
+
+    @Override
+    boolean casParkState(int i, int expect, int update) {
+        return STATE.compareAndSet(parkStates, i, expect, update);
+    }
+
+    @Override
+    void unpark(int i) {
+        // the model's workers never block
+    }
+
+    @Override
+    boolean hasVisibleWork() {
+        return (int) QUEUED.getAcquire(this) != 0;
+    }
+
+    @Override
+    int runState() {
+        return runState;
+    }
+
+    @Override
+    void markTerminated() {
+        runState = Scheduler.TERMINATED;
+    }
+}

@@ -1,0 +1,279 @@
+package dev.weft;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+
+// Class-hierarchy padding (JCTools/Disruptor style): HotSpot lays out a superclass's fields before a
+// subclass's and reorders fields only within one class, so each hot field sits between two pad classes
+// of 128 bytes (two cache lines: the adjacent-line prefetcher pairs lines).
+
+abstract class WorkerParkingPadHead {
+    @SuppressWarnings("unused") long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p0a, p0b, p0c, p0d, p0e, p0f;
+}
+
+abstract class WorkerParkingSleepers extends WorkerParkingPadHead {
+    /** Low 32 bits: workers registered as asleep. High 32: how many registrations ended (the epoch). */
+    volatile long sleepers;
+}
+
+abstract class WorkerParkingPadMid extends WorkerParkingSleepers {
+    @SuppressWarnings("unused") long p10, p11, p12, p13, p14, p15, p16, p17, p18, p19, p1a, p1b, p1c, p1d, p1e, p1f;
+}
+
+abstract class WorkerParkingCursor extends WorkerParkingPadMid {
+    volatile long wakeCursor;            // where the next wakeOne starts looking; getAndAdd only
+}
+
+abstract class WorkerParkingPadTail extends WorkerParkingCursor {
+    @SuppressWarnings("unused") long p20, p21, p22, p23, p24, p25, p26, p27, p28, p29, p2a, p2b, p2c, p2d, p2e, p2f;
+}
+
+/**
+ * Workers going to sleep, being woken, and the termination decision: the one owner of
+ * {@link #sleepers}, the wake cursor, {@link #busyFibers} and {@link #externalSubmitters}.
+ *
+ * <p>Parking is three steps, each its own method so that jcstress can race them one by one:
+ * {@link #register} (PARKED, then XADD {@code sleepers}: a full fence), {@link #decide} (re-scan every
+ * queue; the termination decision), then park until SIGNALLED, and {@link #leave}. A producer that made
+ * a queue go from empty to non-empty calls {@link #signalWork}: full fence, read {@code sleepers}, and
+ * only if someone sleeps CAS one PARKED worker to SIGNALLED and unpark it. SYNCHRONIZATION.md §5 has
+ * the arguments.
+ *
+ * <p>The accessors at the end (a worker's park state, unpark, the queues, the run state) are the only
+ * methods a subclass may override: production has none (the JIT then binds them statically); the
+ * jcstress model ({@code dev.weft.ParkingModel}) keeps park states in plain fields and its "queues" in
+ * one flag, and runs the real protocol methods, which are final.
+ */
+class WorkerParking extends WorkerParkingPadTail {
+    /** What {@link #decide} found. */
+    static final int LEAVE = 0;          // work is visible (or the system terminated): go and look
+    static final int PARK = 1;           // park until signalled
+    static final int TERMINATE = 2;      // this worker just terminated the system
+    static final int PARK_BRIEFLY = 3;   // closing, all asleep, an outside submission in flight: re-check soon
+
+    /** How long a worker waits for an outside submission in flight before re-checking termination. */
+    private static final long RECHECK_NANOS = 100_000L;
+
+    static final long ONE_ASLEEP = 1L;
+    static final long ONE_LEFT = (1L << 32) - 1;   // one fewer asleep, one more in the epoch (high 32 bits)
+
+    private static final VarHandle SLEEPERS;
+    private static final VarHandle WAKE_CURSOR;
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            SLEEPERS = l.findVarHandle(WorkerParkingSleepers.class, "sleepers", long.class);
+            WAKE_CURSOR = l.findVarHandle(WorkerParkingCursor.class, "wakeCursor", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final Scheduler scheduler;   // null in the jcstress model
+    private final Worker[] workers;      // null in the jcstress model
+    private final int workerCount;
+    private final IdleStrategy idleStrategy;
+    // Fibers out of the idle pool: running, or parked anywhere (a Counter wait, Thread.sleep, a monitor,
+    // I/O). +1 when a worker takes a fiber for a job (Scheduler.startOnFiber), -1 when the fiber parks
+    // itself idle: per fiber switch, not per job. Termination requires 0, so a job parked outside Weft's
+    // own waits is not stranded.
+    final AtomicInteger busyFibers = new AtomicInteger();
+    // Outside submissions in flight (Scheduler.submit: +1 before reading runState, -1 after the offer).
+    final AtomicInteger externalSubmitters = new AtomicInteger();
+
+    WorkerParking(Scheduler scheduler, Worker[] workers, IdleStrategy idleStrategy) {
+        this.scheduler = scheduler;
+        this.workers = workers;
+        this.workerCount = workers.length;
+        this.idleStrategy = idleStrategy;
+    }
+
+    /** The jcstress model: {@code workerCount} workers whose state the subclass keeps. */
+    WorkerParking(int workerCount) {
+        this.scheduler = null;
+        this.workers = null;
+        this.workerCount = workerCount;
+        this.idleStrategy = null;
+    }
+
+    // ------------------------------------------------------------------ the idle worker
+
+    /** Worker {@code w} found nothing to do: spin, yield, then park (the idle strategy). */
+    final void idle(Worker w) {
+        IdleStrategy s = idleStrategy;
+        Scheduler sc = scheduler;
+        if (w.exhaustedSinceNanos != 0) {
+            if (sc.idleFibers.isEmpty() && hasVisibleWork()) {
+                LockSupport.parkNanos(this, 100_000L);   // a dry bounded pool: poll for freed fibers,
+                w.retryDryPool = true;                   // then try once more to start a new job
+                return;
+            }
+            w.exhaustedSinceNanos = 0;                   // a fiber came back, or nothing waits to start
+        }
+        for (int i = 0; i < s.spins() && runState() == Scheduler.RUNNING; i++) {
+            if (hasVisibleWork()) {
+                return;
+            }
+            Thread.onSpinWait();
+        }
+        for (int i = 0; i < s.yields() && runState() == Scheduler.RUNNING; i++) {
+            if (hasVisibleWork()) {
+                return;
+            }
+            Thread.yield();
+        }
+        // Termination is decided by the last worker to park, so once the system is closing every worker
+        // parks when idle, even under a strategy that never parks while running (busySpin, yielding):
+        // without that, close() would wait forever.
+        if (s.parks() || runState() != Scheduler.RUNNING) {
+            park(w);
+        }
+    }
+
+    private void park(Worker w) {
+        int i = w.index;
+        int decision = decide(register(i));
+        if (decision == PARK || decision == PARK_BRIEFLY) {
+            long t0 = System.nanoTime();
+            w.count(Worker.IDLE_PARKS);
+            if (decision == PARK_BRIEFLY) {
+                LockSupport.parkNanos(this, RECHECK_NANOS);   // then leave, poll, and decide again
+            } else {
+                while (parkState(i) == Worker.PARKED) {
+                    LockSupport.park(this);  // a spurious return re-checks; only a waker's CAS ends this
+                }
+            }
+            w.add(Worker.IDLE_NANOS, System.nanoTime() - t0);
+        }
+        leave(i);
+    }
+
+    // ------------------------------------------------------------------ the protocol
+
+    /** Step 1: worker {@code i} registers as asleep; returns {@code sleepers} after its XADD. */
+    final long register(int i) {
+        setParkState(i, Worker.PARKED);          // volatile, before the XADD: a waker that counts us finds it
+        return (long) SLEEPERS.getAndAdd(this, ONE_ASLEEP) + ONE_ASLEEP;   // full fence before the re-scan
+    }
+
+    /**
+     * Step 2: re-scan every queue and decide; {@code ticket} is what {@link #register} returned. The
+     * last worker to register, the system closing, terminates only if nothing changed {@code sleepers}
+     * since its own XADD (every registration ends with an epoch bump, so an equal value means no
+     * worker left the park meanwhile: none held a job or ran a fiber), no fiber is busy, no outside
+     * submission is in flight, and a scan made after reading those finds every queue empty.
+     */
+    final int decide(long ticket) {
+        if (hasVisibleWork()) {
+            return LEAVE;
+        }
+        int rs = runState();
+        if (rs == Scheduler.TERMINATED) {
+            return LEAVE;
+        }
+        if (rs == Scheduler.RUNNING || (int) ticket != workerCount || busyFibers.get() != 0) {
+            return PARK;                   // whoever is awake, or the fiber's carrier, parks later and re-checks
+        }
+        if (externalSubmitters.get() != 0) {
+            return PARK_BRIEFLY;           // an outside submitter ends without signalling anyone: poll for it
+        }
+        if (hasVisibleWork()) {
+            return LEAVE;
+        }
+        if (sleepers != ticket) {
+            return PARK;                   // a worker left its park since our XADD: it re-checks when it parks again
+        }
+        terminate();
+        return TERMINATE;
+    }
+
+    /** Step 3: worker {@code i} is awake again (signalled, or it found work, or it terminated). */
+    final void leave(int i) {
+        if (!casParkState(i, Worker.PARKED, Worker.RUNNING)) {
+            setParkState(i, Worker.RUNNING);   // SIGNALLED: the failed CAS read the waker's write (acquire)
+        }
+        // Only the worker itself unregisters, after it stopped parking: "counted asleep" implies "holds
+        // nothing, runs nothing". The XADD (a full fence) comes before the worker polls for work.
+        SLEEPERS.getAndAdd(this, ONE_LEFT);
+    }
+
+    /** Called after publishing work at an empty→non-empty transition. */
+    final void signalWork() {
+        VarHandle.fullFence();             // StoreLoad: the published element before the read of sleepers
+        if ((int) sleepers > 0) {
+            wakeOne();
+        }
+    }
+
+    // Wakers only CAS PARKED -> SIGNALLED and unpark: the woken worker unregisters itself (leave).
+    private void wakeOne() {
+        int n = workerCount;
+        int start = (int) (((long) WAKE_CURSOR.getAndAdd(this, 1L) & Integer.MAX_VALUE) % n);
+        for (int k = 0; k < n; k++) {
+            int v = (start + k) % n;
+            if (parkState(v) == Worker.PARKED && casParkState(v, Worker.PARKED, Worker.SIGNALLED)) {
+                unpark(v);
+                return;
+            }
+        }
+    }
+
+    /** Wakes every worker: after close()/shutdownNow() changed the run state, and at termination. */
+    final void wakeAll() {
+        for (int v = 0; v < workerCount; v++) {
+            casParkState(v, Worker.PARKED, Worker.SIGNALLED);
+            unpark(v);
+        }
+    }
+
+    private void terminate() {
+        markTerminated();
+        wakeAll();
+    }
+
+    /** A fiber is about to park itself in the idle pool. */
+    final void fiberIdle() {
+        busyFibers.decrementAndGet();
+    }
+
+    /** For hang reports. */
+    @Override
+    public String toString() {
+        long s = sleepers;
+        return "sleepers=" + (int) s + " sleeperEpoch=" + (s >>> 32) + " busyFibers=" + busyFibers.get()
+                + " externalSubmitters=" + externalSubmitters.get();
+    }
+
+    // ------------------------------------------------------------------ accessors (the model overrides)
+
+    int parkState(int i) {
+        return workers[i].parkState;
+    }
+
+    void setParkState(int i, int state) {
+        workers[i].parkState = state;
+    }
+
+    boolean casParkState(int i, int expect, int update) {
+        return workers[i].casParkState(expect, update);
+    }
+
+    void unpark(int i) {
+        LockSupport.unpark(workers[i].thread);
+    }
+
+    boolean hasVisibleWork() {
+        return scheduler.hasVisibleWork();
+    }
+
+    int runState() {
+        return scheduler.runState();
+    }
+
+    void markTerminated() {
+        scheduler.markTerminated();
+    }
+}
