@@ -565,7 +565,7 @@ final class Scheduler {
             }
         }
         w.exhaustedSinceNanos = 0;
-        busyFibers.incrementAndGet();      // before the fiber can run: see isQuiescent
+        busyFibers.incrementAndGet();      // before the fiber can run: see WorkerParking.decide
         f.firstJob = job;                  // published to the fiber by resumeOn's unpark (or start)
         f.resumeOn(w);
     }

@@ -63,7 +63,7 @@ final class Worker {
     boolean retryDryPool;                        // bounded pool: the next poll may take a new job again
     private final long[] stats = new long[STAT_COUNT];
     @SuppressWarnings("unused") private long p0, p1, p2, p3, p4, p5, p6, p7;
-    volatile int parkState;                      // RUNNING/PARKED/SIGNALLED; see Scheduler "Parking"
+    volatile int parkState;                      // RUNNING/PARKED/SIGNALLED; see WorkerParking
 
     @SuppressWarnings("unchecked")
     Worker(Scheduler scheduler, int index, String name, long stackSizeBytes) {
