@@ -44,12 +44,24 @@ import org.jctools.queues.MpmcUnboundedXaddArrayQueue;
  * that never waits costs no thread creation and no park. When a job waits, its fiber parks; the worker's
  * carrier loop mounts a ready fiber or takes an idle one from the pool ({@link #idleFibers}, MPMC) to go
  * on with new jobs. A parked fiber that becomes ready is pushed to the ready deque of the worker that
- * woke it (or injected, when woken from outside), at its job's priority.
+ * woke it (or injected, when woken from outside), at the highest priority among the jobs on its stack
+ * (a job run inline keeps the priority of the job it runs inside, if that is higher). Worker-owned
+ * state touched after user code (a node's recycling after {@code complete()}, which runs failure
+ * handlers and future dependents that may park) is taken from the worker the fiber is on then
+ * ({@link #finish}); owner-only structures assert their owner thread under tests.
  *
  * <h3>Waiting</h3>
  * See {@link Counter}: register, re-check, park; a fiber first runs inline the unstarted jobs of the
  * same counter from the bottom of its own deques, as ForkJoinPool's join does, but never an unrelated
- * job.
+ * job. {@link JobHandle#join()} does the same for its own job (ForkJoinPool's tryUnpush: if it is still
+ * NEW at the bottom of this worker's deque, pop it and run it nested), so fork/join written with
+ * handles parks only when the child was stolen.
+ *
+ * <h3>Nothing retained</h3>
+ * A finished job is reachable only through its handle, if the caller kept one: deque slots are cleared
+ * on pop and steal ({@link WorkStealingDeque}), JCTools queues null their slots on poll, a handle drops
+ * its callable when it starts, a fiber's {@code currentJob}/{@code firstJob} are cleared, and a wait node
+ * forgets its job when its wait ends.
  *
  * <h3>Parking and signalling workers, termination</h3>
  * {@link WorkerParking} owns them; {@link #idle}, {@link #signalWork} and {@link #fiberIdle} delegate,
@@ -63,9 +75,10 @@ import org.jctools.queues.MpmcUnboundedXaddArrayQueue;
  * every worker is busy, {@code sleepers} is zero and submitting costs no syscall and takes no lock.
  *
  * <h3>Shutdown</h3>
- * {@link #runState}: RUNNING → CLOSING (refuses submissions from outside jobs; jobs may still submit) or
- * STOPPING (refuses all; queued jobs are cancelled and reported; parked waits are woken with
- * cancellation) → TERMINATED. The last worker to register as asleep terminates the system when no
+ * {@code runState}: RUNNING → CLOSING (refuses submissions from outside jobs; jobs may still submit) or
+ * STOPPING (refuses all; queued jobs and queued main-thread jobs are cancelled and returned by
+ * {@link #shutdownNow}; a job a worker had already taken starts with its cancellation requested;
+ * parked waits are woken with cancellation) → TERMINATED. The last worker to register as asleep terminates the system when no
  * worker left its park since, no queue holds anything, no fiber is out of the pool and no outside
  * submission is in flight: nothing could make new work any more (SYNCHRONIZATION.md §5). External
  * submitters register in {@code externalSubmitters} before reading {@code runState}, so a submission
