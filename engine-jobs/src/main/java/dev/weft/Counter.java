@@ -22,6 +22,11 @@ import java.util.concurrent.locks.LockSupport;
  * {@link JobFailedException} until {@link #clearFailure()}. Use a new counter per frame or per batch
  * (they are cheap) unless you mean to see old failures.
  *
+ * <p>Misuse is refused without side effects: {@link #decrement(long)} below zero and {@link #add(long)}
+ * past {@link Integer#MAX_VALUE} throw {@link IllegalStateException} and change nothing (each checks
+ * before it writes, in one compare-and-set), so the value other threads see never leaves
+ * {@code [0, Integer.MAX_VALUE]}.
+ *
  * <p>Thread safety: every method may be called from any thread. No lock is taken; see
  * {@code engine-jobs/SYNCHRONIZATION.md} ("Counter") for the protocol that makes wake-ups impossible
  * to lose.
@@ -45,8 +50,8 @@ public final class Counter {
     }
 
     private final String name;
-    // Low 32 bits: the value (0 to Integer.MAX_VALUE). High 32 bits: the epoch, +1 on every add. One
-    // XADD updates both, so a decrement knows which adds came before it: a waiter that registered after a
+    // Low 32 bits: the value (0 to Integer.MAX_VALUE, never outside it, not even for a moment). High 32
+    // bits: the epoch, +1 on every accepted add. One CAS updates both, so a decrement knows which adds came before it: a waiter that registered after a
     // later add (a re-armed counter) is not fired by an earlier decrement's stale "reached zero".
     private volatile long state;
     private volatile WaitNode waiters;                    // Treiber stack: CAS push, getAndSet take-all
@@ -83,17 +88,30 @@ public final class Counter {
         return (int) (s >>> 32);
     }
 
-    /** Adds {@code n} units of pending work (jobs do this themselves when submitted with the counter). */
+    /**
+     * Adds {@code n} units of pending work (jobs do this themselves when submitted with the counter).
+     *
+     * @throws IllegalStateException if the value would exceed {@link Integer#MAX_VALUE}; the counter is
+     *     then left exactly as it was (value and add-epoch), and no other thread saw it change
+     */
     public void add(long n) {
         if (n < 0 || n > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("Counter.add(" + n + "): n must be between 0 and "
                     + Integer.MAX_VALUE + "; use decrement() to go down");
         }
-        long old = (long) STATE.getAndAdd(this, (1L << 32) + n);
-        if ((int) old + n > Integer.MAX_VALUE) {
-            STATE.getAndAdd(this, -n);
-            throw new IllegalStateException("counter '" + name() + "' would exceed " + Integer.MAX_VALUE
-                    + " pending units");
+        // CAS loop, checked before it writes: a rejected add leaves value and epoch as they were, so no
+        // reader ever sees an overflowed (negative) low word. A successful CAS is a full fence.
+        long s = state;
+        for (;;) {
+            if ((int) s > Integer.MAX_VALUE - n) {
+                throw new IllegalStateException("counter '" + name() + "' would exceed " + Integer.MAX_VALUE
+                        + " pending units (it holds " + (int) s + ", add(" + n + ") refused; nothing changed)");
+            }
+            long witness = (long) STATE.compareAndExchange(this, s, s + (1L << 32) + n);
+            if (witness == s) {
+                return;
+            }
+            s = witness;
         }
     }
 
@@ -105,21 +123,33 @@ public final class Counter {
     /**
      * Marks {@code n} units done and wakes every waiter whose target is now reached.
      *
-     * @throws IllegalStateException if that would take the value below zero (the value is left as it was)
+     * @throws IllegalStateException if that would take the value below zero. The counter is then left
+     *     exactly as it was, and no other thread saw it change: a refused decrement never makes a
+     *     concurrent legitimate decrement fail, and never lets a waiter return early
      */
     public void decrement(long n) {
         if (n < 0 || n > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("Counter.decrement(" + n + "): n must be between 0 and "
                     + Integer.MAX_VALUE);
         }
-        // getAndAdd is a full fence: it is ordered with a waiter's CAS-push of its node (see awaitSlow).
-        long old = (long) STATE.getAndAdd(this, -n);
-        if ((int) old < n) {
-            STATE.getAndAdd(this, n);            // undo (the borrow from the epoch bits is undone too)
-            throw new IllegalStateException("counter '" + name() + "' decremented below zero (to "
-                    + ((int) old - n)
-                    + "): it had fewer add()s or jobs than decrements. A job submitted with a counter "
-                    + "decrements it by itself; do not decrement for it as well.");
+        // CAS loop, checked before it writes: a rejected decrement never changes the state, so neither a
+        // racing decrement nor a waiter sees a value below the true one. The successful CAS is a full
+        // fence: it is ordered with a waiter's CAS-push of its node (see awaitSlow). value >= n, so
+        // s - n never borrows from the epoch bits.
+        long old = state;
+        for (;;) {
+            if ((int) old < n) {
+                throw new IllegalStateException("counter '" + name() + "' decremented below zero (to "
+                        + ((int) old - n)
+                        + "; refused, the value stays " + (int) old + "): it had fewer add()s or jobs than "
+                        + "decrements. A job submitted with a counter decrements it by itself; do not "
+                        + "decrement for it as well.");
+            }
+            long witness = (long) STATE.compareAndExchange(this, old, old - n);
+            if (witness == old) {
+                break;
+            }
+            old = witness;
         }
         long now = old - n;
         int v = (int) now;
@@ -228,7 +258,7 @@ public final class Counter {
      * The waiting protocol: register, re-check, park.
      * <ol>
      *   <li>raise {@code maxWaitTarget} to our target (CAS-max), then CAS-push our node;</li>
-     *   <li>re-read {@code value}: a decrementer that did its getAndAdd before our push is seen here;
+     *   <li>re-read {@code value}: a decrementer that did its CAS before our push is seen here;
      *       one that does it after our push sees our node (all three are volatile, so sequentially
      *       consistent), and fires it;</li>
      *   <li>park until the node leaves WAITING or the value is reached (spurious wake-ups loop).</li>

@@ -14,7 +14,7 @@ import org.jctools.queues.MpscArrayQueue;
  * reads is touched only by this worker's thread — the carrier loop or a fiber mounted on it, which is the
  * same OS thread, one at a time — so none of it is synchronized.
  */
-final class Worker {
+final class Worker extends WorkerLayout.PadAfterParkState {
     static final int RUNNING = 0;
     static final int PARKED = 1;
     static final int SIGNALLED = 2;
@@ -24,7 +24,7 @@ final class Worker {
 
     static {
         try {
-            PARK_STATE = MethodHandles.lookup().findVarHandle(Worker.class, "parkState", int.class);
+            PARK_STATE = MethodHandles.lookup().findVarHandle(WorkerLayout.ParkState.class, "parkState", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -62,8 +62,9 @@ final class Worker {
     java.util.SplittableRandom seededChoices;    // deterministic mode: which end of a deque to take
     boolean retryDryPool;                        // bounded pool: the next poll may take a new job again
     private final long[] stats = new long[STAT_COUNT];
-    @SuppressWarnings("unused") private long p0, p1, p2, p3, p4, p5, p6, p7;
-    volatile int parkState;                      // RUNNING/PARKED/SIGNALLED; see WorkerParking
+    // volatile int parkState (RUNNING/PARKED/SIGNALLED; see WorkerParking) is declared in WorkerLayout,
+    // between 128-byte pads, so the fields above, which this worker writes all the time, are not on the
+    // line wakers CAS.
 
     @SuppressWarnings("unchecked")
     Worker(Scheduler scheduler, int index, String name, long stackSizeBytes) {

@@ -17,20 +17,19 @@ import org.jctools.queues.MpscUnboundedXaddArrayQueue;
  *
  * @param <E> element type
  */
-public final class InjectionQueue<E> {
+public final class InjectionQueue<E> extends InjectionQueueLayout.PadAfterTurn {
     private static final VarHandle TURN;
 
     static {
         try {
-            TURN = MethodHandles.lookup().findVarHandle(InjectionQueue.class, "turn", int.class);
+            TURN = MethodHandles.lookup().findVarHandle(InjectionQueueLayout.Turn.class, "turn", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
     private final MpscUnboundedXaddArrayQueue<E> queue = new MpscUnboundedXaddArrayQueue<>(256);
-    @SuppressWarnings("unused") private long p0, p1, p2, p3, p4, p5, p6, p7;
-    private volatile int turn;   // 0 = free, 1 = a consumer is polling; CAS to take, release store to give back
+    // turn (0 = free, 1 = a consumer is polling) is declared in InjectionQueueLayout, between 128-byte pads.
 
     /** Any thread. */
     public void offer(E e) {

@@ -31,7 +31,7 @@ import java.lang.invoke.VarHandle;
  *
  * @param <E> element type
  */
-public final class WorkStealingDeque<E> {
+public final class WorkStealingDeque<E> extends WorkStealingDequeLayout.PadAfterArray {
     private static final VarHandle TOP;
     private static final VarHandle BOTTOM;
     private static final VarHandle ARRAY;
@@ -40,21 +40,16 @@ public final class WorkStealingDeque<E> {
     static {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
-            TOP = l.findVarHandle(WorkStealingDeque.class, "top", long.class);
-            BOTTOM = l.findVarHandle(WorkStealingDeque.class, "bottom", long.class);
-            ARRAY = l.findVarHandle(WorkStealingDeque.class, "array", Object[].class);
+            TOP = l.findVarHandle(WorkStealingDequeLayout.Top.class, "top", long.class);
+            BOTTOM = l.findVarHandle(WorkStealingDequeLayout.Bottom.class, "bottom", long.class);
+            ARRAY = l.findVarHandle(WorkStealingDequeLayout.Array.class, "array", Object[].class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
-    // Padding keeps top (thieves' CAS target) and bottom (owner's store target) on separate cache lines.
-    @SuppressWarnings("unused") private long p00, p01, p02, p03, p04, p05, p06, p07;
-    private volatile long top;            // index of the oldest element; CAS by thieves (and owner on last element)
-    @SuppressWarnings("unused") private long p10, p11, p12, p13, p14, p15, p16, p17;
-    private volatile long bottom;         // index of the next free slot; written only by the owner
-    @SuppressWarnings("unused") private long p20, p21, p22, p23, p24, p25, p26, p27;
-    private volatile Object[] array;      // power-of-two ring; replaced (grown) only by the owner
+    // The fields top, bottom and array are declared in WorkStealingDequeLayout, each between 128-byte
+    // pads (superclasses, so HotSpot keeps the declared order).
 
     // The owner thread, checked by assertions (on under tests) at every owner-only call; null: unchecked.
     private final Thread owner;
