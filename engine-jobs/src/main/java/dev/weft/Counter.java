@@ -51,8 +51,9 @@ public final class Counter {
 
     private final String name;
     // Low 32 bits: the value (0 to Integer.MAX_VALUE, never outside it, not even for a moment). High 32
-    // bits: the epoch, +1 on every accepted add. One CAS updates both, so a decrement knows which adds came before it: a waiter that registered after a
-    // later add (a re-armed counter) is not fired by an earlier decrement's stale "reached zero".
+    // bits: the epoch, +1 on every accepted add. One CAS updates both, so a decrement knows which adds
+    // came before it: a waiter that registered after a later add (a re-armed counter) is not fired by an
+    // earlier decrement's stale "reached zero".
     private volatile long state;
     private volatile WaitNode waiters;                    // Treiber stack: CAS push, getAndSet take-all
     private volatile long maxWaitTarget;                  // >= every registered target; CAS-max, never lowered
