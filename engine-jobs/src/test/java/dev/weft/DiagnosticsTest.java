@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.StringWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,7 +19,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import jdk.jfr.Recording;
 import jdk.jfr.consumer.RecordedEvent;
@@ -329,15 +327,6 @@ class DiagnosticsTest {
 
     /** Runs the single-file program {@code source} (class {@code className}) in a child JVM; its output. */
     private static String runInChildJvm(Path dir, String className, String source, String... jvmFlags) throws Exception {
-        Path src = dir.resolve(className + ".java");
-        Files.writeString(src, source);
-        List<String> command = new ArrayList<>();
-        command.add(ProcessHandle.current().info().command().orElseThrow());
-        command.addAll(List.of(jvmFlags));
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), src.toString()));
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes());
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS), className + " did not exit: " + out);
-        return out;
+        return ChildJvm.run(dir, className, source, jvmFlags).output();
     }
 }
