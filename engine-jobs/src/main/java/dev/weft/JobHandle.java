@@ -109,7 +109,8 @@ public final class JobHandle<T> extends JobNode {
     }
 
     /**
-     * Waits at most {@code timeout} for the job.
+     * Waits at most {@code timeout} for the job. Inside a job, a job nobody has started that is still this
+     * worker's own runs right here first, as in {@link #join()}; that can take longer than the timeout.
      *
      * @throws TimeoutException if it has not ended by then (the job keeps going)
      */
