@@ -196,6 +196,7 @@ public final class JobTrace {
         final String[] label;
         private int count;     // owner: plain read, release store after filling the slot
         long dropped;          // owner only; read after stop
+        private Thread owner;  // the first writer (plain: owner only); assertions check every later add
 
         Track(int capacity) {
             time = new long[capacity];
@@ -204,6 +205,7 @@ public final class JobTrace {
         }
 
         void add(long t, byte k, String l) {
+            assert ownedByCurrentThread();
             int n = count;
             if (n == time.length) {
                 dropped++;
@@ -213,6 +215,17 @@ public final class JobTrace {
             kind[n] = k;
             label[n] = l;
             COUNT.setRelease(this, n + 1);
+        }
+
+        /** For assertions (on under tests): one writer per track, the carrier that first wrote. */
+        private boolean ownedByCurrentThread() {
+            Thread carrier = dev.weft.internal.FiberSupport.currentCarrier();
+            if (owner == null) {
+                owner = carrier;
+            } else if (owner != carrier) {
+                throw new AssertionError("trace track of " + owner.getName() + " written on " + carrier);
+            }
+            return true;
         }
 
         int published() {

@@ -89,15 +89,31 @@ public final class WorkerLocal<T> {
 
     /** The slots of one worker thread; touched only by that thread (plain fields). */
     static final class Slots {
+        private final Thread owner;
         private Object[] values = new Object[8];
 
+        Slots(Thread owner) {
+            this.owner = owner;
+        }
+
+        /** For assertions (on under tests): only the owning worker thread, or a fiber on it, touches these. */
+        private boolean onOwnerThread() {
+            Thread carrier = FiberSupport.currentCarrier();
+            if (carrier != owner) {
+                throw new AssertionError("WorkerLocal slots of " + owner.getName() + " touched on " + carrier);
+            }
+            return true;
+        }
+
         Object peek(int slot) {
+            assert onOwnerThread();
             Object[] v = values;
             return slot < v.length ? v[slot] : null;
         }
 
         @SuppressWarnings("unchecked")
         <T> T putIfAbsent(int slot, T value) {
+            assert onOwnerThread();
             if (slot >= values.length) {
                 values = Arrays.copyOf(values, Math.max(slot + 1, values.length * 2));
             }
