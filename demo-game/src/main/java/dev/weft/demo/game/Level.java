@@ -1,7 +1,7 @@
 package dev.weft.demo.game;
 
-import dev.weft.demo.render.MeshSource;
-import dev.weft.demo.render.TextureSource;
+import dev.weft.assets.MeshSource;
+import dev.weft.assets.TextureSource;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;

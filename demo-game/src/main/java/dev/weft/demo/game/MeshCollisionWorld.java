@@ -1,7 +1,7 @@
 package dev.weft.demo.game;
 
-import dev.weft.demo.assets.Aabb;
-import dev.weft.demo.assets.CollisionMesh;
+import dev.weft.assets.Aabb;
+import dev.weft.assets.CollisionMesh;
 import java.util.List;
 
 /**

@@ -2,8 +2,8 @@ package dev.weft.demo.game;
 
 import dev.weft.demo.game.BoxCollisionWorld.Box;
 import dev.weft.demo.game.CollisionWorld.WorldBounds;
-import dev.weft.demo.render.MeshSource;
-import dev.weft.demo.render.ProceduralMeshes;
+import dev.weft.assets.MeshSource;
+import dev.weft.assets.ProceduralMeshes;
 import dev.weft.demo.render.ProceduralTextures;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.weft.demo.game;
 
-import dev.weft.demo.render.MeshSource;
+import dev.weft.assets.MeshSource;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.FloatBuffer;

@@ -1,5 +1,9 @@
 package dev.weft.demo.render;
 
+import dev.weft.assets.TextureSource;
+
+import dev.weft.assets.MeshSource;
+
 import static org.lwjgl.opengl.GL33C.*;
 
 import dev.weft.demo.window.Display;

@@ -1,5 +1,7 @@
 package dev.weft.demo.render;
 
+import dev.weft.assets.TextureSource;
+
 import java.nio.ByteBuffer;
 
 /** Textures made in code, for the smoke run and tests. */

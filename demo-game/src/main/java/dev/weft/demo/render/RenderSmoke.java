@@ -1,5 +1,7 @@
 package dev.weft.demo.render;
 
+import dev.weft.assets.ProceduralMeshes;
+
 import dev.weft.demo.window.Display;
 import dev.weft.demo.window.DisplayConfig;
 import dev.weft.demo.window.DisplayKind;

@@ -1,5 +1,9 @@
 package dev.weft.demo.render;
 
+import dev.weft.assets.TextureSource;
+
+import dev.weft.assets.MeshSource;
+
 import dev.weft.demo.window.Display;
 import java.util.List;
 import java.util.Optional;

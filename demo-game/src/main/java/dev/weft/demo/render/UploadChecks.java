@@ -1,5 +1,9 @@
 package dev.weft.demo.render;
 
+import dev.weft.assets.TextureSource;
+
+import dev.weft.assets.MeshSource;
+
 import java.nio.ByteOrder;
 import java.nio.FloatBuffer;
 import java.nio.IntBuffer;

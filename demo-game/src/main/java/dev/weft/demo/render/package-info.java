@@ -4,8 +4,8 @@
  *
  * <p>Start at {@link dev.weft.demo.render.Renderer} (the frame protocol and threading contract) and
  * {@link dev.weft.demo.render.RenderSmoke} (a complete runnable loop). Asset code hands data over through
- * two small interfaces, {@link dev.weft.demo.render.MeshSource} (interleaved pos3/normal3/uv2 floats plus
- * int indices) and {@link dev.weft.demo.render.TextureSource} (RGBA8 pixels), and gets back GPU handles,
+ * two small interfaces, {@link dev.weft.assets.MeshSource} (interleaved pos3/normal3/uv2 floats plus
+ * int indices) and {@link dev.weft.assets.TextureSource} (RGBA8 pixels), and gets back GPU handles,
  * {@link dev.weft.demo.render.Mesh} and {@link dev.weft.demo.render.Texture}.
  *
  * <p>All GL work happens on the thread that opened the {@link dev.weft.demo.window.Display}; loader jobs
@@ -13,3 +13,5 @@
  * state and resource ownership are at the top of {@code GlRenderer}.
  */
 package dev.weft.demo.render;
+
+

@@ -2,7 +2,7 @@ package dev.weft.demo.game;
 
 import static org.junit.jupiter.api.Assertions.*;
 
-import dev.weft.demo.assets.CollisionMesh;
+import dev.weft.assets.CollisionMesh;
 import dev.weft.demo.game.BoxCollisionWorld.Box;
 import dev.weft.demo.game.CollisionWorld.WorldBounds;
 import java.util.List;

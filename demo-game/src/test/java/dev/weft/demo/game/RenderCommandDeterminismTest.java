@@ -90,7 +90,7 @@ class RenderCommandDeterminismTest {
             dev.weft.demo.render.Mesh[] meshes = new dev.weft.demo.render.Mesh[3];
             dev.weft.demo.render.Texture[] textures = new dev.weft.demo.render.Texture[4];
             for (int i = 0; i < meshes.length; i++) {
-                meshes[i] = renderer.uploadMesh(dev.weft.demo.render.ProceduralMeshes.cube(1f + i));
+                meshes[i] = renderer.uploadMesh(dev.weft.assets.ProceduralMeshes.cube(1f + i));
             }
             for (int i = 0; i < textures.length; i++) {
                 textures[i] = renderer.uploadTexture(dev.weft.demo.render.ProceduralTextures.checker(8, 2, i, 0xFFFFFF));

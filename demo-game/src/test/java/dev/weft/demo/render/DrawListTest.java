@@ -1,5 +1,7 @@
 package dev.weft.demo.render;
 
+import dev.weft.assets.ProceduralMeshes;
+
 import static org.junit.jupiter.api.Assertions.*;
 
 import dev.weft.demo.window.Display;

@@ -1,5 +1,11 @@
 package dev.weft.demo.render;
 
+import dev.weft.assets.ProceduralMeshes;
+
+import dev.weft.assets.TextureSource;
+
+import dev.weft.assets.MeshSource;
+
 import static org.junit.jupiter.api.Assertions.*;
 import static org.lwjgl.opengl.GL33C.*;
 

@@ -1,5 +1,8 @@
 package dev.weft.demo.render;
 
+import dev.weft.assets.MeshSource;
+import dev.weft.assets.ProceduralMeshes;
+
 import static org.junit.jupiter.api.Assertions.*;
 
 import java.nio.FloatBuffer;

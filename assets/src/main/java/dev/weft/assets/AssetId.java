@@ -1,0 +1,61 @@
+package dev.weft.assets;
+
+import dev.weft.assets.AssetKind;
+import java.util.Objects;
+
+/**
+ * What an {@link AssetManager} loads: a kind and a path in its {@link AssetSource}. A collision asset is
+ * named by the path of the mesh it is built from, so {@code collision:demo/meshes/rock.obj} is the BVH of
+ * {@code mesh:demo/meshes/rock.obj}, whoever asks for it.
+ *
+ * <p>Paths whose file name lies in {@value #PLACEHOLDER_DIR} name placeholders (a checker texture, a unit
+ * cube): they load without I/O. The level loader uses them for assets a broken level file declares
+ * badly; see {@link LevelLoader}.
+ *
+ * @param kind what to make
+ * @param path source path, {@code '/'}-separated, e.g. {@code tiny/textures/grass_64.png}
+ */
+public record AssetId(AssetKind kind, String path) {
+    /** Directory (relative to a level) of placeholder assets, which have no file. */
+    public static final String PLACEHOLDER_DIR = "__placeholder__/";
+
+    public AssetId {
+        Objects.requireNonNull(kind, "kind");
+        Objects.requireNonNull(path, "path");
+        if (path.isEmpty()) {
+            throw new IllegalArgumentException("empty asset path");
+        }
+    }
+
+    public static AssetId texture(String path) {
+        return new AssetId(AssetKind.TEXTURE, path);
+    }
+
+    public static AssetId mesh(String path) {
+        return new AssetId(AssetKind.MESH, path);
+    }
+
+    /** The collision BVH of the mesh at {@code meshPath}. */
+    public static AssetId collision(String meshPath) {
+        return new AssetId(AssetKind.COLLISION, meshPath);
+    }
+
+    /** True for placeholder paths, which load without I/O. */
+    public boolean isPlaceholder() {
+        return path.startsWith(PLACEHOLDER_DIR) || path.contains("/" + PLACEHOLDER_DIR);
+    }
+
+    /** The mesh a collision asset is built from; only for {@link AssetKind#COLLISION}. */
+    public AssetId sourceMesh() {
+        if (kind != AssetKind.COLLISION) {
+            throw new IllegalStateException(this + " is not derived from a mesh");
+        }
+        return mesh(path);
+    }
+
+    /** {@code kind:path}, e.g. {@code texture:tiny/textures/grass_64.png}; what fault-plan CPU rules match. */
+    @Override
+    public String toString() {
+        return kind.keyword() + ":" + path;
+    }
+}

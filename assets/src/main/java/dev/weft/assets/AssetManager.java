@@ -1,0 +1,730 @@
+package dev.weft.assets;
+
+import dev.weft.Counter;
+import dev.weft.JobFailedException;
+import dev.weft.JobGroup;
+import dev.weft.JobHandle;
+import dev.weft.JobSystem;
+import dev.weft.Jobs;
+import dev.weft.Priority;
+import dev.weft.assets.AssetKind;
+import dev.weft.assets.CollisionMesh;
+import dev.weft.assets.MeshData;
+import dev.weft.assets.ObjParser;
+import dev.weft.assets.PngDecoder;
+import dev.weft.assets.TextureData;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+
+/**
+ * Loads textures, meshes and collision BVHs as Weft jobs, once per asset however often it is requested,
+ * and unloads each when its last {@link AssetRef} is released.
+ *
+ * <pre>{@code
+ * try (JobSystem jobs = JobSystem.create();
+ *      AssetManager assets = AssetManager.builder(jobs).uploader(gpu).build()) {
+ *     AssetRef<LoadedMesh> rock = assets.mesh("demo/meshes/rock.obj");          // returns at once
+ *     AssetRef<LoadedCollision> rockCol = assets.collision("demo/meshes/rock.obj");
+ *     while (!rockCol.isDone()) {                  // the game loop; uploads run in runMainThreadJobs
+ *         jobs.runMainThreadJobs(2_000_000);
+ *         drawLoadingScreen(assets.progress().fraction());
+ *     }
+ *     ...
+ *     rock.release();                              // last claim: GL objects freed by a main-thread job
+ *     rockCol.release();
+ * }
+ * }</pre>
+ *
+ * <p>Per asset, one BACKGROUND job in the asset's own {@link JobGroup}: read the file on an
+ * {@link IoPool} thread (the fiber parks), decode in the {@link DecodeLane} (at most
+ * {@link Builder#maxParallelDecodes} at once), and, when it was given a {@link GpuUploader}, upload with
+ * {@link JobSystem#onMainThread} (the fiber parks until the main thread ran it) and free the CPU pixels.
+ * A collision job requests its mesh like anyone else and builds the BVH when the mesh is there. Any
+ * failure (missing file, I/O error, corrupt PNG, malformed OBJ, failed upload) gives a placeholder
+ * and a {@link LoadFailure} instead; the asset never fails as a whole.
+ *
+ * <p>Threading: every public method may be called from any thread; see {@link AssetRef} for waiting.
+ * With an uploader the main thread must keep calling {@link JobSystem#runMainThreadJobs} (uploads and
+ * frees run there), and {@link #close()} must come before the job system's close.
+ *
+ * <h2>Design note (maintainers)</h2>
+ *
+ * <h3>Entries and dedup</h3>
+ * {@link #entries} maps an {@link AssetId} to its {@link Entry}. A request does
+ * {@code computeIfAbsent} (which only allocates; no job is submitted inside the map's lock), then
+ * retains the entry, then starts it if it is new ({@code started} CAS: exactly one load job per entry).
+ * Two concurrent requests therefore meet on one entry and one load.
+ *
+ * <h3>Reference counts and unloading</h3>
+ * {@code Entry.refs} counts unreleased {@link AssetRef}s and becomes {@code DEAD} (-1) by a CAS from 0
+ * when the last one goes; retaining is a CAS from a non-negative value, so an entry is either revived
+ * by a request or dead, never both. A dead entry is removed from the map (a later request makes a new
+ * one and loads again), its group is cancelled (an unfinished load stops at its next wait), and it is
+ * cleaned up: {@code dead} and {@code loadEnded} are each written (volatile) and then the other read,
+ * by the releaser and the load job respectively, so at least one of them sees both and runs
+ * {@link #maybeCleanup}, whose CAS makes it happen once.
+ *
+ * <h3>Native memory</h3>
+ * Every decoded {@link TextureData} goes into {@link #liveTextureData} and is closed by whoever removes
+ * it from there (once). Headless it lives until cleanup. With uploads, the upload main-thread job and
+ * the waiting load job race on one CAS for it: the job takes it (and frees it after uploading, or after
+ * skipping a dead asset's upload), or the load job, woken by a cancellation, abandons it and frees it
+ * itself; so it is never freed while the main thread reads it. A decode whose waiter was cancelled is
+ * freed by the lane (see {@link DecodeLane}).
+ *
+ * <h3>GL objects</h3>
+ * {@code Entry.gpu} is touched only on the main thread: set by the upload job, taken and released by the
+ * free job that cleanup queues. An upload job belongs to its asset's group (Weft puts a main-thread job
+ * in its submitter's group), so a dead asset's queued upload is cancelled; one that runs anyway (the
+ * group was not cancelled in time) checks {@code dead} first. The free job is queued from a job of the
+ * manager's {@link #housekeeping} group, which is never cancelled, and the mailbox is FIFO, so it runs
+ * after any upload of the same asset.
+ *
+ * <h3>Order</h3>
+ * A file's read is issued when its load starts, in {@link #request}, not when its job first runs: the
+ * I/O threads then serve reads in request order (the delay queue is FIFO for equal delays), whatever
+ * order the workers pick the jobs in (a worker pops its own newest job first). The level loader
+ * requests its largest files first, so the longest read-decode chains start first.
+ *
+ * <h3>Completion</h3>
+ * {@code Entry.done} starts at 1 and the load job is submitted with it as its counter (2), then the
+ * starter decrements once; it reaches 0 only when the job has ended, however it ended (a job cancelled
+ * before it started still decrements its counter). The job writes {@code result} and {@code failure}
+ * before it ends, so {@link AssetRef#join} sees them.
+ */
+public final class AssetManager implements AutoCloseable {
+    private final JobSystem jobs;
+    private final IoPool io;
+    private final boolean ownsIo;
+    private final GpuUploader uploader;            // null: no uploads
+    private final DecodeLane lane;
+    private final JobGroup housekeeping;           // never cancelled: decode lane drains, queueing GL frees
+    private final int backgroundNice;
+    private final ConcurrentHashMap<AssetId, Entry> entries = new ConcurrentHashMap<>();
+    private final LoadProgress progress = new LoadProgress();   // every load of this manager
+    private final AtomicLong loadsStarted = new AtomicLong();
+    private final Set<TextureData> liveTextureData = ConcurrentHashMap.newKeySet();  // decoded, not yet closed
+    private final AtomicLong textureDataFreed = new AtomicLong();
+    private volatile boolean closed;
+
+    private AssetManager(Builder b) {
+        this.jobs = b.jobs;
+        this.ownsIo = b.io == null;
+        this.io = b.io != null ? b.io : new IoPool(b.source, b.faults, b.ioThreads, b.backgroundNice);
+        this.uploader = b.uploader;
+        int decodes = b.maxParallelDecodes > 0 ? b.maxParallelDecodes : Math.max(1, jobs.workerCount() - 1);
+        this.housekeeping = jobs.newGroup("asset manager");
+        this.backgroundNice = ThreadNice.supported() ? b.backgroundNice : 0;
+        this.lane = new DecodeLane(housekeeping, decodes, b.backgroundNice);
+    }
+
+    /** Settings for a manager on {@code jobs}. */
+    public static Builder builder(JobSystem jobs) {
+        return new Builder(jobs);
+    }
+
+    public JobSystem jobs() {
+        return jobs;
+    }
+
+    public IoPool io() {
+        return io;
+    }
+
+    /** True if loads upload to the GPU (a {@link GpuUploader} was given). */
+    public boolean uploadsToGpu() {
+        return uploader != null;
+    }
+
+    /** How many decodes may run at once. */
+    public int maxParallelDecodes() {
+        return lane.limit();
+    }
+
+    /** The nice value decodes and I/O run at (0 if priorities are unavailable here or were turned off). */
+    public int backgroundNice() {
+        return backgroundNice;
+    }
+
+    /** Requests the texture at {@code path}; returns at once. */
+    public AssetRef<LoadedTexture> texture(String path) {
+        return request(AssetId.texture(path), LoadedTexture.class);
+    }
+
+    /** Requests the mesh at {@code path}; returns at once. */
+    public AssetRef<LoadedMesh> mesh(String path) {
+        return request(AssetId.mesh(path), LoadedMesh.class);
+    }
+
+    /** Requests the collision BVH of the mesh at {@code meshPath} (and so the mesh); returns at once. */
+    public AssetRef<LoadedCollision> collision(String meshPath) {
+        return request(AssetId.collision(meshPath), LoadedCollision.class);
+    }
+
+    /** Requests any asset; the reference's type follows {@code id.kind()}. */
+    public AssetRef<? extends LoadedAsset> request(AssetId id) {
+        return switch (id.kind()) {
+            case TEXTURE -> request(id, LoadedTexture.class);
+            case MESH -> request(id, LoadedMesh.class);
+            case COLLISION -> request(id, LoadedCollision.class);
+        };
+    }
+
+    private <T extends LoadedAsset> AssetRef<T> request(AssetId id, Class<T> type) {
+        for (;;) {
+            if (closed) {
+                throw new IllegalStateException("asset manager is closed; cannot load " + id);
+            }
+            Entry e = entries.computeIfAbsent(id, k -> new Entry(k, jobs.newGroup("asset " + k)));
+            if (e.retain()) {
+                AssetRef<T> ref = new AssetRef<>(this, e, type);
+                try {
+                    start(e);
+                } catch (RuntimeException x) {
+                    ref.release();
+                    throw x;
+                }
+                return ref;
+            }
+            entries.remove(id, e);                  // died between the lookup and the retain: make a new one
+        }
+    }
+
+    private void start(Entry e) {
+        if (!e.started.compareAndSet(false, true)) {
+            return;
+        }
+        loadsStarted.incrementAndGet();
+        progress.addTotals(0, 1);
+        if (e.id.kind() != AssetKind.COLLISION && !e.id.isPlaceholder()) {
+            e.read = io.read(e.id.path());          // at once, in request order: see "Order" in the class comment
+        }
+        try {
+            e.group.run(Priority.BACKGROUND, "load " + e.id, () -> load(e), e.done);
+        } catch (RejectedExecutionException x) {
+            e.cancelled = true;
+            e.endLoad();
+            progress.addDone(0, 1);
+            throw x;
+        } finally {
+            e.done.decrement();
+        }
+    }
+
+    void release(Entry e) {
+        if (e.release()) {
+            entries.remove(e.id, e);
+            e.dead = true;                          // volatile write, then read loadEnded in maybeCleanup
+            e.group.cancel();
+            maybeCleanup(e);
+        }
+    }
+
+    // ------------------------------------------------------------------ the load job
+
+    private void load(Entry e) {
+        e.startedNanos = System.nanoTime();
+        try {
+            e.result = switch (e.id.kind()) {
+                case TEXTURE -> loadTexture(e);
+                case MESH -> loadMesh(e);
+                case COLLISION -> loadCollision(e);
+            };
+        } catch (CancellationException c) {
+            e.cancelled = true;                     // unloaded (or closed) mid-load: no result
+        } catch (RuntimeException | Error t) {      // a bug or an upload of a placeholder failing: still finish
+            e.failure = LoadFailure.of(e.id.toString(), displayName(e.id), t, "using a placeholder");
+            e.result = placeholderWithoutUpload(e.id);
+        } finally {
+            e.endedNanos = System.nanoTime();
+            e.endLoad();                            // notifies watchers
+            progress.addDone(0, 1);
+            maybeCleanup(e);
+        }
+    }
+
+    private LoadedTexture loadTexture(Entry e) {
+        if (e.id.isPlaceholder()) {
+            return placeholderTexture(e, null);
+        }
+        String file = displayName(e.id);
+        byte[] bytes;
+        try {
+            bytes = e.read.await();                 // parks until an I/O thread has the bytes
+        } catch (IOException x) {
+            return placeholderTexture(e, LoadFailure.of(e.id.toString(), file, x, "using the placeholder texture"));
+        }
+        arrived(e, bytes.length);
+        Jobs.checkCancelled();
+        TextureData data;
+        try {
+            data = lane.call(() -> {
+                io.faults().burnCpu(e.id);
+                TextureData d = PngDecoder.decode(file, bytes);
+                liveTextureData.add(d);
+                return d;
+            }, this::freeTextureData);
+        } catch (CancellationException c) {
+            throw c;
+        } catch (Exception x) {
+            return placeholderTexture(e, LoadFailure.of(e.id.toString(), file, x, "using the placeholder texture"));
+        }
+        e.decodedNanos = System.nanoTime();
+        if (uploader == null) {
+            return new LoadedTexture(e.id, data, null, null);
+        }
+        Object gpu;
+        try {
+            gpu = upload(e, () -> TextureSource.of(data.width(), data.height(), data.rgba()), data, true);
+        } catch (JobFailedException x) {
+            return placeholderTexture(e, LoadFailure.of(e.id.toString(), file, x.getCause(),
+                    "upload failed; using the placeholder texture"));
+        }
+        e.uploadedNanos = System.nanoTime();
+        return new LoadedTexture(e.id, data, null, gpu);
+    }
+
+    private LoadedTexture placeholderTexture(Entry e, LoadFailure failure) {
+        e.failure = failure;
+        TextureSource px = Placeholders.checkerTexture();
+        e.decodedNanos = System.nanoTime();
+        Object gpu = null;
+        if (uploader != null) {
+            gpu = upload(e, () -> px, null, true);
+            e.uploadedNanos = System.nanoTime();
+        }
+        return new LoadedTexture(e.id, null, px, gpu);
+    }
+
+    private LoadedMesh loadMesh(Entry e) {
+        if (e.id.isPlaceholder()) {
+            return placeholderMesh(e, null);
+        }
+        String file = displayName(e.id);
+        byte[] bytes;
+        try {
+            bytes = e.read.await();
+        } catch (IOException x) {
+            return placeholderMesh(e, LoadFailure.of(e.id.toString(), file, x, "using the placeholder cube"));
+        }
+        arrived(e, bytes.length);
+        Jobs.checkCancelled();
+        MeshData data;
+        try {
+            data = lane.call(() -> {
+                io.faults().burnCpu(e.id);
+                return ObjParser.parse(file, bytes);
+            }, d -> { });
+        } catch (CancellationException c) {
+            throw c;
+        } catch (Exception x) {
+            return placeholderMesh(e, LoadFailure.of(e.id.toString(), file, x, "using the placeholder cube"));
+        }
+        e.decodedNanos = System.nanoTime();
+        MeshSource source = MeshSource.of(data.vertices(), data.indices());
+        Object gpu = null;
+        if (uploader != null) {
+            try {
+                gpu = upload(e, () -> source, null, false);
+            } catch (JobFailedException x) {
+                return placeholderMesh(e, LoadFailure.of(e.id.toString(), file, x.getCause(),
+                        "upload failed; using the placeholder cube"));
+            }
+            e.uploadedNanos = System.nanoTime();
+        }
+        return new LoadedMesh(e.id, data, source, data.bounds(), gpu);
+    }
+
+    private LoadedMesh placeholderMesh(Entry e, LoadFailure failure) {
+        e.failure = failure;
+        MeshSource cube = Placeholders.unitCube();
+        e.decodedNanos = System.nanoTime();
+        Object gpu = null;
+        if (uploader != null) {
+            gpu = upload(e, () -> cube, null, false);
+            e.uploadedNanos = System.nanoTime();
+        }
+        return new LoadedMesh(e.id, null, cube, Placeholders.unitCubeBounds(), gpu);
+    }
+
+    /** A dependent job: waits for its mesh (parked), then builds the BVH in the decode lane. */
+    private LoadedCollision loadCollision(Entry e) {
+        AssetRef<LoadedMesh> meshRef = request(e.id.sourceMesh(), LoadedMesh.class);
+        try {
+            LoadedMesh mesh = meshRef.join();
+            e.inputNanos = System.nanoTime();
+            CollisionMesh bvh;
+            try {
+                bvh = lane.call(() -> {
+                    io.faults().burnCpu(e.id);
+                    return mesh.data().map(CollisionMesh::build).orElseGet(() -> Placeholders.collisionOf(mesh.source()));
+                }, c -> { });
+            } catch (CancellationException c) {
+                throw c;
+            } catch (Exception x) {
+                e.failure = LoadFailure.of(e.id.toString(), displayName(e.id.sourceMesh()), x,
+                        "collision built from the placeholder cube");
+                bvh = Placeholders.collisionOf(Placeholders.unitCube());
+                e.decodedNanos = System.nanoTime();
+                return new LoadedCollision(e.id, bvh, true);
+            }
+            e.decodedNanos = System.nanoTime();
+            return new LoadedCollision(e.id, bvh, mesh.isPlaceholder());
+        } finally {
+            meshRef.release();                      // the BVH no longer needs the mesh
+        }
+    }
+
+    private LoadedAsset placeholderWithoutUpload(AssetId id) {
+        return switch (id.kind()) {
+            case TEXTURE -> new LoadedTexture(id, null, Placeholders.checkerTexture(), null);
+            case MESH -> new LoadedMesh(id, null, Placeholders.unitCube(), Placeholders.unitCubeBounds(), null);
+            case COLLISION -> new LoadedCollision(id, Placeholders.collisionOf(Placeholders.unitCube()), true);
+        };
+    }
+
+    private static final int UPLOAD_PENDING = 0, UPLOAD_TAKEN = 1, UPLOAD_ABANDONED = 2;
+
+    /**
+     * Uploads on the main thread and parks until it ran. The main-thread job belongs to the asset's group,
+     * so an asset unloaded meanwhile never uploads. {@code data}, if given, is freed exactly once and never
+     * while the main thread reads it: the upload job and this method race on one CAS for it; the job frees
+     * it after uploading, or this method frees it if the wait ends first (cancelled) and the job never took it.
+     */
+    @SuppressWarnings("unchecked")
+    private <G> G upload(Entry e, Supplier<Object> source, TextureData data, boolean texture) {
+        AtomicInteger handoff = new AtomicInteger(UPLOAD_PENDING);
+        JobHandle<Object> h;
+        try {
+            h = jobs.onMainThread("upload " + e.id, () -> {
+                if (!handoff.compareAndSet(UPLOAD_PENDING, UPLOAD_TAKEN)) {
+                    return null;                    // the loader gave up waiting and freed the data
+                }
+                try {
+                    if (e.dead) {
+                        return null;                // unloaded while queued: nothing to make
+                    }
+                    Object gpu = texture ? uploader.uploadTexture((TextureSource) source.get())
+                            : uploader.uploadMesh((MeshSource) source.get());
+                    e.gpu = gpu;                    // main thread only; the free job takes it
+                    return gpu;
+                } finally {
+                    freeTextureData(data);
+                }
+            });
+        } catch (RuntimeException x) {
+            freeTextureData(data);
+            throw x;
+        }
+        try {
+            return (G) h.join();
+        } catch (CancellationException c) {
+            if (handoff.compareAndSet(UPLOAD_PENDING, UPLOAD_ABANDONED)) {
+                freeTextureData(data);              // the upload never started and now never will touch it
+            }
+            throw c;
+        }
+    }
+
+    private void arrived(Entry e, long bytes) {
+        e.inputNanos = System.nanoTime();
+        e.bytesArrived(bytes);
+        progress.addDone(bytes, 0);
+    }
+
+    private void freeTextureData(TextureData d) {
+        if (d != null && liveTextureData.remove(d)) {
+            d.close();
+            textureDataFreed.incrementAndGet();
+        }
+    }
+
+    private void maybeCleanup(Entry e) {
+        if (!e.dead || !e.loadEnded || !e.cleaned.compareAndSet(false, true)) {
+            return;
+        }
+        if (e.result instanceof LoadedTexture t) {
+            freeTextureData(t.data());
+        }
+        if (uploader != null) {
+            // Queued from a job of the never-cancelled housekeeping group: a main-thread job joins its
+            // submitter's group, and ours (the asset's, or a level's) is usually cancelled by now.
+            try {
+                housekeeping.run(Priority.NORMAL, "queue free " + e.id, () -> jobs.onMainThread("free " + e.id, () -> {
+                    Object gpu = e.gpu;
+                    e.gpu = null;
+                    if (gpu != null) {
+                        uploader.free(gpu);
+                    }
+                    return null;
+                }), null);
+            } catch (RejectedExecutionException x) {
+                // The job system is stopping: closing the game's renderer frees what is left.
+            }
+        }
+    }
+
+    private String displayName(AssetId id) {
+        return id.isPlaceholder() ? id.path() : io.source().displayName(id.path());
+    }
+
+    // ------------------------------------------------------------------ observation
+
+    /** Progress over every load this manager started (bytes read, assets finished); totals grow with requests. */
+    public LoadProgress.Snapshot progress() {
+        return progress.snapshot();
+    }
+
+    /** Counters for tests, logs and leak checks. */
+    public Stats stats() {
+        return new Stats(entries.size(), loadsStarted.get(), io.reads(), io.bytesRead(), liveTextureData.size(),
+                textureDataFreed.get());
+    }
+
+    /**
+     * @param entries          assets currently held (loaded or loading)
+     * @param loadsStarted     load jobs ever started (a deduplicated request starts none)
+     * @param reads            file reads ever started
+     * @param bytesRead        file bytes ever read
+     * @param liveTextureData  decoded textures whose native memory is not freed yet
+     * @param textureDataFreed decoded textures freed so far
+     */
+    public record Stats(int entries, long loadsStarted, long reads, long bytesRead, int liveTextureData,
+                        long textureDataFreed) {}
+
+    /**
+     * Unloads everything (as if every reference were released), waits up to 10 s for loads in flight to
+     * stop, and stops the I/O threads if this manager made them. On the main thread the wait keeps running
+     * main-thread jobs; with an uploader, run them once more afterwards for the queued frees.
+     */
+    @Override
+    public void close() {
+        closed = true;
+        List<Entry> killed = new ArrayList<>();
+        for (Entry e : entries.values()) {
+            if (e.kill()) {
+                entries.remove(e.id, e);
+                e.dead = true;
+                e.group.cancel();
+                maybeCleanup(e);
+                killed.add(e);
+            }
+        }
+        for (Entry e : killed) {
+            e.done.await(Duration.ofSeconds(10));
+        }
+        if (ownsIo) {
+            io.close();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "AssetManager[" + entries.size() + " assets, " + (uploader != null ? "uploads" : "headless") + ", "
+                + lane.limit() + " decode slots, " + io + "]";
+    }
+
+    // ------------------------------------------------------------------ entries
+
+    /** Gets told about one entry's progress; called under the entry's lock, so one call at a time. */
+    interface Watcher {
+        void bytesRead(long bytes);
+
+        void finished(Entry e);
+    }
+
+    /** One asset's shared state; see the design note in the class comment. */
+    static final class Entry {
+        private static final int DEAD = -1;
+
+        final AssetId id;
+        final JobGroup group;                              // this asset's jobs; cancelled when it dies
+        final Counter done = new Counter();                // 1 (+1 while the job runs) until the job ended
+        final AtomicBoolean started = new AtomicBoolean(); // CAS: one load job
+        final AtomicBoolean cleaned = new AtomicBoolean(); // CAS: one cleanup
+        private final AtomicInteger refs = new AtomicInteger();   // unreleased AssetRefs; DEAD once gone
+        final long queuedNanos = System.nanoTime();
+        volatile long startedNanos;                        // timeline stamps: written by the load job
+        volatile long inputNanos;
+        volatile long decodedNanos;
+        volatile long uploadedNanos;
+        volatile long endedNanos;
+        volatile long bytes;
+        IoPool.Pending<byte[]> read;                       // issued by start() before the job is submitted
+        volatile LoadedAsset result;                       // written by the load job before it ends
+        volatile LoadFailure failure;                      // likewise
+        volatile boolean cancelled;
+        volatile boolean loadEnded;                        // load job wrote its last field; see maybeCleanup
+        volatile boolean dead;                             // last reference released
+        Object gpu;                                        // main thread only: the uploaded Texture or Mesh
+        private final List<Watcher> watchers = new ArrayList<>();   // guarded by this
+        private long bytesArrived = -1;                    // guarded by this; -1 until the read completed
+        private boolean finished;                          // guarded by this
+
+        Entry(AssetId id, JobGroup group) {
+            this.id = id;
+            this.group = group;
+            done.add(1);
+        }
+
+        boolean retain() {
+            for (;;) {
+                int r = refs.get();
+                if (r < 0) {
+                    return false;
+                }
+                if (refs.compareAndSet(r, r + 1)) {
+                    return true;
+                }
+            }
+        }
+
+        /** Drops one reference; true if it was the last and the entry is now dead. */
+        boolean release() {
+            for (;;) {
+                int r = refs.get();
+                if (r <= 0) {
+                    return false;                    // already dead (closed): nothing to do
+                }
+                if (refs.compareAndSet(r, r - 1)) {
+                    return r == 1 && refs.compareAndSet(0, DEAD);
+                }
+            }
+        }
+
+        /** Makes the entry dead whatever its count (manager close); true if this call did. */
+        boolean kill() {
+            return refs.getAndSet(DEAD) != DEAD;
+        }
+
+        AssetTimeline timeline() {
+            return new AssetTimeline(id, bytes, queuedNanos, startedNanos, inputNanos, decodedNanos, uploadedNanos,
+                    endedNanos);
+        }
+
+        synchronized void watch(Watcher w) {
+            watchers.add(w);
+            if (bytesArrived >= 0) {
+                w.bytesRead(bytesArrived);
+            }
+            if (finished) {
+                w.finished(this);
+            }
+        }
+
+        synchronized void bytesArrived(long n) {
+            bytes = n;
+            bytesArrived = n;
+            for (Watcher w : watchers) {
+                w.bytesRead(n);
+            }
+        }
+
+        void endLoad() {
+            synchronized (this) {
+                finished = true;
+                for (Watcher w : watchers) {
+                    w.finished(this);
+                }
+            }
+            loadEnded = true;                        // volatile write, then read dead in maybeCleanup
+        }
+
+        @Override
+        public String toString() {
+            return "Entry[" + id + ", refs=" + refs.get() + (loadEnded ? ", ended" : "") + (dead ? ", dead]" : "]");
+        }
+    }
+
+    /** Settings; see {@link AssetManager#builder}. */
+    public static final class Builder {
+        private final JobSystem jobs;
+        private AssetSource source = AssetSource.classpath();
+        private FaultPlan faults = FaultPlan.NONE;
+        private int ioThreads = 2;
+        private IoPool io;
+        private GpuUploader uploader;
+        private int maxParallelDecodes;
+        private int backgroundNice = IoPool.DEFAULT_NICE;
+
+        private Builder(JobSystem jobs) {
+            this.jobs = Objects.requireNonNull(jobs, "jobs");
+        }
+
+        /** Where files come from (default: the classpath's levels). */
+        public Builder source(AssetSource source) {
+            this.source = Objects.requireNonNull(source, "source");
+            return this;
+        }
+
+        /** Injected latency and failures (default none). */
+        public Builder faults(FaultPlan faults) {
+            this.faults = Objects.requireNonNull(faults, "faults");
+            return this;
+        }
+
+        /** I/O threads to make (default 2). */
+        public Builder ioThreads(int threads) {
+            if (threads < 1) {
+                throw new IllegalArgumentException("need at least one I/O thread, got " + threads);
+            }
+            this.ioThreads = threads;
+            return this;
+        }
+
+        /** Uses an existing pool (not closed by the manager) instead of source/faults/ioThreads. */
+        public Builder io(IoPool io) {
+            this.io = Objects.requireNonNull(io, "io");
+            return this;
+        }
+
+        /**
+         * Uploads through this on the main thread (and frees CPU pixels after upload); with null (the
+         * default, the headless path) nothing is uploaded and pixels live until unload.
+         */
+        public Builder uploader(GpuUploader uploader) {
+            this.uploader = uploader;
+            return this;
+        }
+
+        /**
+         * At most this many decodes (PNG, OBJ, BVH) run at once; default workers − 1 (at least 1), which
+         * keeps a worker free for frame work. Use the worker count for loading screens that need no frames.
+         */
+        public Builder maxParallelDecodes(int n) {
+            if (n < 1) {
+                throw new IllegalArgumentException("maxParallelDecodes must be >= 1, got " + n);
+            }
+            this.maxParallelDecodes = n;
+            return this;
+        }
+
+        /**
+         * Linux nice value for background CPU work: the I/O threads always, and a worker while it decodes
+         * (default {@value IoPool#DEFAULT_NICE}; 0 leaves priorities alone). Decoding then yields the CPU
+         * to frame work when no core is idle. A no-op where priorities cannot be restored; see ThreadNice.
+         */
+        public Builder backgroundNice(int nice) {
+            if (nice < 0 || nice > 19) {
+                throw new IllegalArgumentException("nice must be 0..19, got " + nice);
+            }
+            this.backgroundNice = nice;
+            return this;
+        }
+
+        public AssetManager build() {
+            return new AssetManager(this);
+        }
+    }
+}

@@ -1,0 +1,140 @@
+package dev.weft.assets;
+
+import dev.weft.assets.LevelResources;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URL;
+import java.net.URLConnection;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Where asset bytes come from. Paths are relative to a levels root and {@code '/'}-separated: level
+ * {@code tiny} lives at {@code tiny/tiny.level}, its files at {@code tiny/textures/grass_64.png} (the
+ * layout of {@link LevelResources}).
+ *
+ * <p>Threading: {@link #read} and {@link #size} block on I/O, so only {@link IoPool}'s platform threads
+ * call them, never a job: a Weft fiber is a virtual thread whose carrier is a worker, and a virtual
+ * thread blocks its carrier on file I/O. Implementations must be safe for concurrent calls.
+ */
+public interface AssetSource {
+
+    /** The whole file. @throws NoSuchFileException if it does not exist */
+    byte[] read(String path) throws IOException;
+
+    /** The file's size in bytes, or -1 if it is missing or the size is unknown. */
+    long size(String path) throws IOException;
+
+    /** How errors name the file: the classpath resource, the absolute path, ... */
+    String displayName(String path);
+
+    /** Levels on the classpath under {@link LevelResources#ROOT} (the assets module's jar). */
+    static AssetSource classpath() {
+        return classpath(AssetSource.class.getClassLoader());
+    }
+
+    /** Levels on {@code loader}'s classpath under {@link LevelResources#ROOT}. */
+    static AssetSource classpath(ClassLoader loader) {
+        Objects.requireNonNull(loader, "loader");
+        return new AssetSource() {
+            @Override
+            public byte[] read(String path) throws IOException {
+                try (InputStream in = loader.getResourceAsStream(displayName(path))) {
+                    if (in == null) {
+                        throw new NoSuchFileException(displayName(path), null, "no such classpath resource");
+                    }
+                    return in.readAllBytes();
+                }
+            }
+
+            @Override
+            public long size(String path) throws IOException {
+                URL url = loader.getResource(displayName(path));
+                if (url == null) {
+                    return -1;
+                }
+                URLConnection c = url.openConnection();
+                return c.getContentLengthLong();
+            }
+
+            @Override
+            public String displayName(String path) {
+                return LevelResources.ROOT + path;
+            }
+
+            @Override
+            public String toString() {
+                return "classpath:" + LevelResources.ROOT;
+            }
+        };
+    }
+
+    /** Levels in a directory: {@code root/tiny/tiny.level} and so on. Paths may not leave {@code root}. */
+    static AssetSource directory(Path root) {
+        Path base = root.toAbsolutePath().normalize();
+        return new AssetSource() {
+            private Path resolve(String path) throws NoSuchFileException {
+                Path p = base.resolve(path).normalize();
+                if (!p.startsWith(base)) {
+                    throw new NoSuchFileException(p.toString(), null, "outside the levels directory " + base);
+                }
+                return p;
+            }
+
+            @Override
+            public byte[] read(String path) throws IOException {
+                return Files.readAllBytes(resolve(path));
+            }
+
+            @Override
+            public long size(String path) throws IOException {
+                Path p = resolve(path);
+                return Files.isRegularFile(p) ? Files.size(p) : -1;
+            }
+
+            @Override
+            public String displayName(String path) {
+                return base.resolve(path).normalize().toString();
+            }
+
+            @Override
+            public String toString() {
+                return "directory:" + base;
+            }
+        };
+    }
+
+    /** Files held in memory, by path (tests, generated content). The map is copied. */
+    static AssetSource inMemory(Map<String, byte[]> files) {
+        Map<String, byte[]> copy = Map.copyOf(files);
+        return new AssetSource() {
+            @Override
+            public byte[] read(String path) throws IOException {
+                byte[] b = copy.get(path);
+                if (b == null) {
+                    throw new NoSuchFileException(displayName(path), null, "no such file in memory");
+                }
+                return b.clone();
+            }
+
+            @Override
+            public long size(String path) {
+                byte[] b = copy.get(path);
+                return b == null ? -1 : b.length;
+            }
+
+            @Override
+            public String displayName(String path) {
+                return "mem:" + path;
+            }
+
+            @Override
+            public String toString() {
+                return "inMemory[" + copy.size() + " files]";
+            }
+        };
+    }
+}

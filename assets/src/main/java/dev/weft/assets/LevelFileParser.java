@@ -1,0 +1,171 @@
+package dev.weft.assets;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * The syntax half of {@link LevelFile#parse}: splits lines into statements and checks each on its own
+ * (keywords, arity, names, paths, numbers, duplicates). Cross-references are {@link LevelValidator}'s job,
+ * so an asset may be used on a line before the one that declares it.
+ */
+final class LevelFileParser {
+    static final String HEADER = "weft-level 1";
+    private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_.-]{0,63}");
+    private static final Pattern PATH = Pattern.compile("[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*");
+    // Plain decimals only: Float.parseFloat would also take "1f", "0x1p3" and "NaN".
+    private static final Pattern DECIMAL = Pattern.compile("[-+]?+(?:\\d++\\.?+\\d*+|\\.\\d++)(?:[eE][-+]?+\\d++)?+");
+
+    private final String file;
+    private final Map<String, LevelAsset> assets = new LinkedHashMap<>();
+    private final List<LevelEntity> entities = new ArrayList<>();
+    private final Map<String, Integer> entityLines = new HashMap<>();
+    private final Map<Integer, String> lines = new HashMap<>();   // statement text by line, for messages
+    private boolean sawHeader;
+
+    private LevelFileParser(String file) {
+        this.file = file;
+    }
+
+    static LevelFileParser parse(String file, String text) {
+        LevelFileParser parser = new LevelFileParser(file);
+        String[] rawLines = text.split("\r?\n", -1);
+        for (int i = 0; i < rawLines.length; i++) {
+            parser.line(i + 1, rawLines[i]);
+        }
+        if (!parser.sawHeader) {
+            throw new AssetFormatException(file, 1, "empty level file, expected '" + HEADER + "'");
+        }
+        return parser;
+    }
+
+    Map<String, LevelAsset> assets() {
+        return assets;
+    }
+
+    List<LevelEntity> entities() {
+        return entities;
+    }
+
+    /** Statement text (comment stripped) by 1-based line number. */
+    Map<Integer, String> lines() {
+        return lines;
+    }
+
+    private void line(int number, String raw) {
+        int hash = raw.indexOf('#');
+        String statement = (hash >= 0 ? raw.substring(0, hash) : raw).strip();
+        if (statement.isEmpty()) {
+            return;
+        }
+        lines.put(number, statement);
+        String[] tokens = statement.split("[ \t]+");
+        if (!sawHeader) {
+            if (!String.join(" ", tokens).equals(HEADER)) {
+                throw error(number, "expected header '" + HEADER + "' before '" + statement + "'");
+            }
+            sawHeader = true;
+            return;
+        }
+        switch (tokens[0]) {
+            case "texture" -> fileAsset(number, tokens, AssetKind.TEXTURE, ".png", statement);
+            case "mesh" -> fileAsset(number, tokens, AssetKind.MESH, ".obj", statement);
+            case "collision" -> collision(number, tokens, statement);
+            case "entity" -> entity(number, tokens, statement);
+            case "weft-level" -> throw error(number, "header repeated: '" + statement + "'");
+            default -> throw error(number, "unknown statement '" + tokens[0] + "' in '" + statement + "'");
+        }
+    }
+
+    private void fileAsset(int number, String[] tokens, AssetKind kind, String extension, String statement) {
+        if (tokens.length != 3) {
+            throw error(number, "expected '" + kind.keyword() + " <name> <path>' but got '" + statement + "'");
+        }
+        String path = tokens[2];
+        if (!PATH.matcher(path).matches() || path.contains("..") || !path.endsWith(extension)) {
+            throw error(number, "bad path '" + path + "' in '" + statement
+                    + "' (relative, '/'-separated, no '..', ending in " + extension + ")");
+        }
+        declare(number, new LevelAsset(name(number, tokens[1], statement), kind, path, List.of(), number));
+    }
+
+    private void collision(int number, String[] tokens, String statement) {
+        if (tokens.length != 4 || !tokens[2].equals("from")) {
+            throw error(number, "expected 'collision <name> from <mesh>' but got '" + statement + "'");
+        }
+        String source = name(number, tokens[3], statement);
+        declare(number, new LevelAsset(name(number, tokens[1], statement), AssetKind.COLLISION, null, List.of(source), number));
+    }
+
+    private void entity(int number, String[] tokens, String statement) {
+        if (tokens.length < 2 + 3) {
+            throw error(number, "expected 'entity <name> mesh=<m> texture=<t> [collision=<c>] <x> <y> <z>' but got '"
+                    + statement + "'");
+        }
+        String name = name(number, tokens[1], statement);
+        Map<String, String> refs = new HashMap<>();
+        int positionAt = tokens.length - 3;
+        for (int i = 2; i < positionAt; i++) {
+            int eq = tokens[i].indexOf('=');
+            String key = eq < 0 ? tokens[i] : tokens[i].substring(0, eq);
+            if (eq < 0 || !(key.equals("mesh") || key.equals("texture") || key.equals("collision"))) {
+                throw error(number, "expected mesh=, texture= or collision= but got '" + tokens[i] + "' in '" + statement + "'");
+            }
+            if (refs.put(key, name(number, tokens[i].substring(eq + 1), statement)) != null) {
+                throw error(number, "'" + key + "=' given twice in '" + statement + "'");
+            }
+        }
+        for (String required : List.of("mesh", "texture")) {
+            if (!refs.containsKey(required)) {
+                throw error(number, "entity '" + name + "' has no " + required + "= in '" + statement + "'");
+            }
+        }
+        Integer previous = entityLines.putIfAbsent(name, number);
+        if (previous != null) {
+            throw error(number, "duplicate entity '" + name + "' (first declared on line " + previous + ")");
+        }
+        entities.add(new LevelEntity(name, refs.get("mesh"), refs.get("texture"), refs.get("collision"),
+                coordinate(number, tokens[positionAt], statement), coordinate(number, tokens[positionAt + 1], statement),
+                coordinate(number, tokens[positionAt + 2], statement), number));
+    }
+
+    private void declare(int number, LevelAsset asset) {
+        LevelAsset previous = assets.putIfAbsent(asset.name(), asset);
+        if (previous != null) {
+            throw error(number, "duplicate asset '" + asset.name() + "' (first declared on line " + previous.line() + ")");
+        }
+    }
+
+    private String name(int number, String token, String statement) {
+        if (!NAME.matcher(token).matches()) {
+            throw error(number, "bad name '" + token + "' in '" + statement + "' (letters, digits, _ . -; at most 64)");
+        }
+        return token;
+    }
+
+    private float coordinate(int number, String token, String statement) {
+        float value = DECIMAL.matcher(token).matches() ? Float.parseFloat(token) : Float.NaN;
+        if (!Float.isFinite(value)) {
+            throw error(number, "bad coordinate '" + token + "' in '" + statement + "'");
+        }
+        return value;
+    }
+
+    private AssetFormatException error(int number, String detail) {
+        return new AssetFormatException(file, number, shortenQuotes(detail));
+    }
+
+    // A quoted token or statement longer than this is cut in messages (a corrupt file can have a line of
+    // megabytes); the possessive class keeps the scan linear.
+    private static final int MAX_QUOTED_CHARS = 80;
+    private static final Pattern LONG_QUOTE = Pattern.compile("'([^']{" + (MAX_QUOTED_CHARS + 1) + ",}+)'");
+
+    /** {@code detail} with every quoted part over {@value #MAX_QUOTED_CHARS} characters cut, saying its length. */
+    static String shortenQuotes(String detail) {
+        return LONG_QUOTE.matcher(detail).replaceAll(m -> java.util.regex.Matcher.quoteReplacement(
+                "'" + m.group(1).substring(0, MAX_QUOTED_CHARS - 20) + "...' (" + m.group(1).length() + " characters)"));
+    }
+}

@@ -1,0 +1,296 @@
+package dev.weft.assets;
+
+import dev.weft.Counter;
+import dev.weft.JobFailedException;
+import dev.weft.JobGroup;
+import dev.weft.Jobs;
+import dev.weft.Priority;
+import dev.weft.assets.AssetFormatException;
+import dev.weft.assets.AssetKind;
+import dev.weft.assets.LevelAsset;
+import dev.weft.assets.LevelEntity;
+import dev.weft.assets.LevelFile;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * One level load, in progress or finished; made by {@link LevelLoader#load}. See {@link LevelLoader} for
+ * the job graph and the calling loop.
+ *
+ * <p>Threading: every method may be called from any thread and never blocks, except {@link #awaitDone}.
+ * {@link #progress()} is a consistent snapshot; {@link #failures()} and {@link #timings()} are copies in
+ * the order things happened.
+ */
+public final class LevelLoad {
+    private final AssetManager assets;
+    private final String levelName;
+    private final JobGroup group;                                  // the level job and its entity jobs
+    private final Counter done = new Counter();                    // 1 until the level job ended
+    private final LoadProgress progress = new LoadProgress();
+    private final ConcurrentLinkedQueue<LoadFailure> failures = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<AssetTimeline> timings = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<AssetRef<?>> held = new ConcurrentLinkedQueue<>();  // released by unload
+    private final AtomicBoolean unloaded = new AtomicBoolean();
+    private final long startNanos = System.nanoTime();
+    private volatile long endNanos;                                // written by the level job before done drops
+    private volatile LoadedLevel level;                            // likewise
+
+    LevelLoad(AssetManager assets, String levelName) {
+        this.assets = assets;
+        this.levelName = levelName;
+        this.group = assets.jobs().newGroup("level " + levelName);
+    }
+
+    void start() {
+        group.run(Priority.BACKGROUND, "level " + levelName, this::run, done);
+    }
+
+    public String levelName() {
+        return levelName;
+    }
+
+    /** Bytes and assets done against the level's totals (known once its file is parsed). */
+    public LoadProgress.Snapshot progress() {
+        return progress.snapshot();
+    }
+
+    /** True once the load has ended: loaded, failed (no usable level file) or unloaded. */
+    public boolean isDone() {
+        return done.isDone();
+    }
+
+    /** Waits at most {@code timeout} for the end; on the main thread it runs main-thread jobs meanwhile. */
+    public boolean awaitDone(Duration timeout) {
+        try {
+            return done.await(timeout);
+        } catch (JobFailedException e) {
+            return true;                              // the level job never throws; be safe anyway
+        }
+    }
+
+    /** The level once loaded; empty while loading, if the level file was unusable, or after unload. */
+    public Optional<LoadedLevel> level() {
+        return isDone() && !unloaded.get() ? Optional.ofNullable(level) : Optional.empty();
+    }
+
+    /** Everything that went wrong so far, in order. */
+    public List<LoadFailure> failures() {
+        return List.copyOf(failures);
+    }
+
+    /** Timelines of the level's assets finished so far, in the order they finished. */
+    public List<AssetTimeline> timings() {
+        return List.copyOf(timings);
+    }
+
+    /** Start to end of the load in nanoseconds, or -1 while it runs. */
+    public long totalNanos() {
+        long end = endNanos;
+        return isDone() && end != 0 ? end - startNanos : -1;
+    }
+
+    /** {@link System#nanoTime()} when {@link LevelLoader#load} was called. */
+    public long startNanos() {
+        return startNanos;
+    }
+
+    /**
+     * Unloads the level: if it is still loading, cancels its jobs (the load ends soon after with no level);
+     * releases every asset it requested. Idempotent.
+     */
+    public void unload() {
+        if (!unloaded.compareAndSet(false, true)) {
+            return;
+        }
+        if (!done.isDone()) {
+            failures.add(new LoadFailure(levelName, null, 0, levelName + ": unloaded while loading; load cancelled", null));
+            group.cancel();
+        }
+        AssetRef<?> r;
+        while ((r = held.poll()) != null) {
+            r.release();
+        }
+    }
+
+    /** Same as {@link #unload()}. */
+    public void cancel() {
+        unload();
+    }
+
+    public boolean isUnloaded() {
+        return unloaded.get();
+    }
+
+    // ------------------------------------------------------------------ the level job
+
+    private void run() {
+        try {
+            LevelFile file = readLevelFile();
+            if (file == null) {
+                return;
+            }
+            loadAssetsAndEntities(file);
+        } catch (CancellationException e) {
+            if (!unloaded.get()) {                        // not ours: an asset was cancelled (manager closed)
+                failures.add(LoadFailure.of(levelName, null, e, "the level cannot load"));
+            }
+        } catch (JobFailedException e) {
+            if (!unloaded.get()) {
+                failures.add(LoadFailure.of(levelName, null, e.getCause(), "the level cannot load"));
+            }
+        } catch (RuntimeException | Error e) {
+            failures.add(LoadFailure.of(levelName, null, e, "the level cannot load"));
+        } finally {
+            endNanos = System.nanoTime();
+        }
+    }
+
+    private LevelFile readLevelFile() {
+        String path = levelName + "/" + levelName + ".level";
+        String file = assets.io().source().displayName(path);
+        try {
+            byte[] text = assets.io().read(path).await();   // parks until the I/O thread has it
+            LevelFileSalvage.Result parsed = LevelFileSalvage.parse(levelName, file, text);
+            failures.addAll(parsed.failures());
+            return parsed.level();
+        } catch (IOException | AssetFormatException e) {
+            failures.add(LoadFailure.of(levelName, file, e, "the level cannot load"));
+            return null;
+        }
+    }
+
+    private void loadAssetsAndEntities(LevelFile file) {
+        String dir = levelName + "/";
+        List<LevelAsset> order = file.loadOrder();
+        List<String> paths = new ArrayList<>();
+        for (LevelAsset a : order) {
+            if (a.path() != null && !AssetId.texture(dir + a.path()).isPlaceholder()) {
+                paths.add(dir + a.path());
+            }
+        }
+        long[] sizes;
+        try {
+            sizes = assets.io().sizes(paths).await();
+        } catch (IOException e) {
+            sizes = new long[paths.size()];                  // unknown: the bar falls back to asset counts
+        }
+        Map<String, Long> expected = new LinkedHashMap<>();
+        long bytesTotal = 0;
+        for (int i = 0; i < paths.size(); i++) {
+            long s = Math.max(0, sizes[i]);
+            expected.put(paths.get(i), s);
+            bytesTotal += s;
+        }
+        progress.addTotals(bytesTotal, order.size());
+
+        // Largest files first (their read-and-decode chains are the longest), derived assets after the
+        // files in load order: a job per asset either way, but the I/O threads serve reads in this order.
+        List<LevelAsset> requestOrder = new ArrayList<>(order);
+        requestOrder.sort(Comparator.comparing((LevelAsset a) -> a.kind().isDerived())
+                .thenComparing(a -> a.path() == null ? 0L : -expected.getOrDefault(dir + a.path(), 0L)));
+        Map<String, AssetRef<?>> refs = new LinkedHashMap<>();
+        for (LevelAsset a : requestOrder) {
+            Jobs.checkCancelled();
+            AssetId id = idOf(file, dir, a);
+            AssetRef<?> ref = acquire(id);
+            refs.put(a.name(), ref);
+            long bytes = a.path() == null ? 0 : expected.getOrDefault(dir + a.path(), 0L);
+            ref.watch(new Watcher(a.name(), bytes));
+        }
+
+        List<LevelEntity> entities = file.entities();
+        LoadedLevel.PlacedEntity[] placed = new LoadedLevel.PlacedEntity[entities.size()];
+        Counter entitiesDone = new Counter("entities of " + levelName);
+        for (int i = 0; i < placed.length; i++) {
+            int index = i;
+            LevelEntity en = entities.get(i);
+            group.run(Priority.BACKGROUND, "entity " + en.name(), () -> placed[index] = place(en, refs), entitiesDone);
+        }
+        entitiesDone.await();                                 // parks; the counter's drop publishes placed[]
+        Jobs.checkCancelled();                                // cancelled entity jobs leave holes in placed[]
+        Map<String, LoadedTexture> textures = new LinkedHashMap<>();
+        Map<String, LoadedMesh> meshes = new LinkedHashMap<>();
+        Map<String, LoadedCollision> collisions = new LinkedHashMap<>();
+        for (LevelAsset a : file.assets()) {
+            LoadedAsset loaded = refs.get(a.name()).join();   // also the assets no entity uses
+            if (a.name().startsWith("__placeholder_")) {
+                continue;                                     // internal stand-ins of a repaired file
+            }
+            switch (loaded) {
+                case LoadedTexture t -> textures.put(a.name(), t);
+                case LoadedMesh m -> meshes.put(a.name(), m);
+                case LoadedCollision c -> collisions.put(a.name(), c);
+            }
+        }
+        level = new LoadedLevel(this, file, textures, meshes, collisions, List.of(placed), List.copyOf(failures));
+    }
+
+    private static AssetId idOf(LevelFile file, String dir, LevelAsset a) {
+        if (a.kind() == AssetKind.COLLISION) {
+            LevelAsset mesh = file.dependenciesOf(a.name()).get(0);
+            return AssetId.collision(dir + mesh.path());
+        }
+        return new AssetId(a.kind(), dir + a.path());
+    }
+
+    private AssetRef<?> acquire(AssetId id) {
+        AssetRef<?> r = assets.request(id);
+        held.add(r);
+        if (unloaded.get()) {                                 // unload() may have drained before our add
+            r.release();
+        }
+        return r;
+    }
+
+    private static LoadedLevel.PlacedEntity place(LevelEntity e, Map<String, AssetRef<?>> refs) {
+        LoadedMesh mesh = (LoadedMesh) refs.get(e.mesh()).join();
+        LoadedTexture texture = (LoadedTexture) refs.get(e.texture()).join();
+        LoadedCollision collision = e.collision() == null ? null : (LoadedCollision) refs.get(e.collision()).join();
+        return new LoadedLevel.PlacedEntity(e, mesh, texture, collision);
+    }
+
+    /** Credits one asset to the level's progress and collects its failure and timeline. */
+    private final class Watcher implements AssetManager.Watcher {
+        private final String assetName;
+        private final long expectedBytes;
+        private long credited;                                // the entry's lock serialises our calls
+
+        Watcher(String assetName, long expectedBytes) {
+            this.assetName = assetName;
+            this.expectedBytes = expectedBytes;
+        }
+
+        @Override
+        public void bytesRead(long bytes) {
+            long c = Math.min(bytes, expectedBytes);
+            progress.addDone(c - credited, 0);
+            credited = c;
+        }
+
+        @Override
+        public void finished(AssetManager.Entry e) {
+            progress.addDone(expectedBytes - credited, 1);
+            credited = expectedBytes;
+            LoadFailure f = e.failure;
+            if (f != null) {
+                failures.add(new LoadFailure(assetName, f.file(), f.line(), f.message(), f.cause()));
+            }
+            timings.add(e.timeline());
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "LevelLoad[" + levelName + ", " + progress.snapshot() + (isDone() ? ", done" : "")
+                + (unloaded.get() ? ", unloaded]" : "]");
+    }
+}

@@ -1,0 +1,81 @@
+package dev.weft.assets;
+
+import dev.weft.assets.TextureData;
+import dev.weft.assets.TextureSource;
+import java.util.Optional;
+
+/**
+ * A texture: its size, its GPU texture when the manager uploads (a renderer with GL), and its CPU pixels
+ * until they are freed: right after the upload, or at unload when headless.
+ *
+ * <p>Threading: immutable except for the CPU pixels, whose {@link TextureData} the manager closes once;
+ * {@link #pixels()} throws after that. {@link #gpu()} may only be used on the main thread.
+ */
+public final class LoadedTexture implements LoadedAsset {
+    private final AssetId id;
+    private final int width;
+    private final int height;
+    private final TextureData data;           // stb pixels (native memory), or null for a placeholder
+    private final TextureSource placeholder;  // GC-managed pixels, or null
+    private final Object gpu;                 // null when nothing was uploaded
+
+    LoadedTexture(AssetId id, TextureData data, TextureSource placeholder, Object gpu) {
+        this.id = id;
+        this.data = data;
+        this.placeholder = placeholder;
+        this.gpu = gpu;
+        this.width = data != null ? data.width() : placeholder.width();
+        this.height = data != null ? data.height() : placeholder.height();
+    }
+
+    @Override
+    public AssetId id() {
+        return id;
+    }
+
+    @Override
+    public boolean isPlaceholder() {
+        return data == null;
+    }
+
+    public int width() {
+        return width;
+    }
+
+    public int height() {
+        return height;
+    }
+
+    /** The GPU texture, if the manager uploaded it. Main thread only. */
+    public Optional<Object> gpu() {
+        return Optional.ofNullable(gpu);
+    }
+
+    /** True while {@link #pixels()} may be read. */
+    public boolean hasPixels() {
+        return data == null ? placeholder != null : !data.isClosed();
+    }
+
+    /**
+     * The CPU pixels, RGBA8, for an upload the caller does itself.
+     *
+     * @throws IllegalStateException once they were freed (after the manager's upload, or after unload)
+     */
+    public TextureSource pixels() {
+        if (data == null) {
+            return placeholder;
+        }
+        return TextureSource.of(width, height, data.rgba());
+    }
+
+    /** The decoded data, for the manager's bookkeeping (null for placeholders). */
+    TextureData data() {
+        return data;
+    }
+
+    @Override
+    public String toString() {
+        return "LoadedTexture[" + id + " " + width + "x" + height + (isPlaceholder() ? ", placeholder" : "")
+                + (gpu != null ? ", uploaded" : "") + (hasPixels() ? "" : ", pixels freed") + "]";
+    }
+}

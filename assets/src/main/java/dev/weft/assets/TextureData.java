@@ -1,0 +1,103 @@
+package dev.weft.assets;
+
+import java.nio.ByteBuffer;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+import org.lwjgl.stb.STBImage;
+
+/**
+ * A decoded image: {@code width * height} RGBA8 pixels, row 0 first (the top row of the PNG), in native
+ * memory owned by this object. {@link #close()} frees that memory at once with {@code stbi_image_free};
+ * nothing else ever frees it, so an unclosed texture leaks. Use try-with-resources, or close it after the
+ * GPU upload:
+ *
+ * <pre>
+ * try (TextureData texture = PngDecoder.decode("grass_1024.png", bytes)) {
+ *     upload(texture.width(), texture.height(), texture.rgba());
+ * }
+ * </pre>
+ *
+ * <p>Threading: may be created on one thread and used and closed on another (a worker decodes, the GL
+ * thread uploads) given the usual happens-before of the hand-off. {@code close()} is idempotent and safe
+ * to race: exactly one call frees. Using {@link #rgba()} after close throws; a buffer obtained before
+ * close must not be touched after it (it would read freed memory).
+ */
+public final class TextureData implements AutoCloseable {
+    /** Bytes per pixel of {@link #rgba()}, whatever the file had. */
+    public static final int BYTES_PER_PIXEL = 4;
+
+    private final String file;
+    private final int width;
+    private final int height;
+    private final int channelsInFile;
+    private final ByteBuffer rgba;                  // native memory from stb; freed once by close()
+    private final Consumer<ByteBuffer> freeNative;  // stbi_image_free; a test seam counts calls
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    TextureData(String file, int width, int height, int channelsInFile, ByteBuffer rgba) {
+        this(file, width, height, channelsInFile, rgba, STBImage::stbi_image_free);
+    }
+
+    TextureData(String file, int width, int height, int channelsInFile, ByteBuffer rgba, Consumer<ByteBuffer> freeNative) {
+        this.file = file;
+        this.width = width;
+        this.height = height;
+        this.channelsInFile = channelsInFile;
+        this.rgba = rgba;
+        this.freeNative = freeNative;
+    }
+
+    /** The file name given to the decoder. */
+    public String file() {
+        return file;
+    }
+
+    public int width() {
+        return width;
+    }
+
+    public int height() {
+        return height;
+    }
+
+    /** Channels stored in the file (1 grey, 2 grey+alpha, 3 RGB, 4 RGBA); pixels are always expanded to RGBA. */
+    public int channels() {
+        return channelsInFile;
+    }
+
+    /** {@code width * height * 4}. */
+    public int sizeBytes() {
+        return width * height * BYTES_PER_PIXEL;
+    }
+
+    /**
+     * The pixels, RGBA8 with no row padding: a fresh view (own position and limit) of this texture's memory,
+     * valid until {@link #close()}.
+     *
+     * @throws IllegalStateException if closed
+     */
+    public ByteBuffer rgba() {
+        if (closed.get()) {
+            throw new IllegalStateException(file + ": texture already closed");
+        }
+        return rgba.duplicate();
+    }
+
+    public boolean isClosed() {
+        return closed.get();
+    }
+
+    /** Frees the pixel memory; later calls do nothing. */
+    @Override
+    public void close() {
+        if (closed.compareAndSet(false, true)) {
+            freeNative.accept(rgba);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "TextureData[" + file + " " + width + "x" + height + ", " + channelsInFile + " channels in file"
+                + (closed.get() ? ", closed" : "") + "]";
+    }
+}

@@ -1,0 +1,274 @@
+package dev.weft.assets;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.weft.JobHandle;
+import dev.weft.JobSystem;
+import dev.weft.Priority;
+import dev.weft.assets.AssetKind;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** Dedup, reference-counted unload, cancellation, progress and the main-thread upload path. */
+@Timeout(120)
+class AssetManagerTest extends WithJobSystem {
+    private static final String PNG = "lvl/textures/grass.png";
+    private static final String OBJ = "lvl/meshes/post.obj";
+    private static final Map<String, byte[]> FILES = Fixture.files(
+            PNG, Fixture.resource("tiny/textures/grass_64.png"),
+            OBJ, Fixture.resource("tiny/meshes/post.obj"),
+            "lvl/lvl.level", """
+                    weft-level 1
+                    texture grass textures/grass.png
+                    mesh post meshes/post.obj
+                    collision post_col from post
+                    entity p mesh=post texture=grass collision=post_col 0 0 0
+                    """);
+
+
+    @Test
+    void concurrentRequestsShareOneLoadAndTheLastReleaseFrees() throws Exception {
+        FaultPlan slow = FaultPlan.builder().latency("*", Duration.ofMillis(100)).build();
+        Fixture.RecordingSource source = new Fixture.RecordingSource(AssetSource.inMemory(FILES));
+        ExecutorService requesters = Executors.newFixedThreadPool(2);
+        try (AssetManager assets = AssetManager.builder(jobs).source(source).faults(slow).build()) {
+            CyclicBarrier together = new CyclicBarrier(2);
+            List<Future<AssetRef<LoadedTexture>>> asked = new ArrayList<>();
+            for (int i = 0; i < 2; i++) {
+                asked.add(requesters.submit(() -> {
+                    together.await(10, TimeUnit.SECONDS);
+                    return assets.texture(PNG);
+                }));
+            }
+            AssetRef<LoadedTexture> a = asked.get(0).get(10, TimeUnit.SECONDS);
+            AssetRef<LoadedTexture> b = asked.get(1).get(10, TimeUnit.SECONDS);
+            LoadedTexture ta = a.join();
+            LoadedTexture tb = b.join();
+            assertSame(ta, tb, "both requests got the one loaded texture");
+            assertEquals(1, assets.stats().loadsStarted(), "one load job: " + assets.stats());
+            assertEquals(1, source.readsByPath.get(PNG), "one read");
+            assertEquals(1, assets.stats().liveTextureData());
+
+            a.release();
+            a.release();                                   // a second release of the same claim does nothing
+            assertTrue(ta.hasPixels(), "still held by b");
+            assertEquals(1, assets.stats().entries());
+            assertThrows(IllegalStateException.class, a::join, "a released claim cannot be used");
+
+            b.release();
+            assertFalse(ta.hasPixels(), "last release freed the pixels");
+            assertEquals(0, assets.stats().liveTextureData());
+            assertEquals(1, assets.stats().textureDataFreed());
+            assertEquals(0, assets.stats().entries());
+
+            try (AssetRef<LoadedTexture> again = assets.texture(PNG)) {
+                assertTrue(again.join().hasPixels());
+                assertEquals(2, source.readsByPath.get(PNG), "unloaded, so loaded again");
+            }
+            Fixture.assertNoLiveTextures(assets);
+            source.assertOnlyIoThreads();
+        } finally {
+            requesters.shutdownNow();
+        }
+    }
+
+    @Test
+    void requestsFromInsideJobsDedupToo() {
+        try (AssetManager assets = AssetManager.builder(jobs).source(AssetSource.inMemory(FILES))
+                .faults(FaultPlan.builder().latency("*", Duration.ofMillis(50)).build()).build()) {
+            List<JobHandle<LoadedMesh>> handles = new ArrayList<>();
+            List<AssetRef<LoadedMesh>> refs = Collections.synchronizedList(new ArrayList<>());
+            for (int i = 0; i < 8; i++) {
+                handles.add(jobs.submit(Priority.BACKGROUND, "asker " + i, () -> {
+                    AssetRef<LoadedMesh> r = assets.mesh(OBJ);
+                    refs.add(r);
+                    return r.join();                       // parks this fiber until the one load is done
+                }));
+            }
+            LoadedMesh first = handles.get(0).join();
+            for (JobHandle<LoadedMesh> h : handles) {
+                assertSame(first, h.join());
+            }
+            assertEquals(1, assets.stats().loadsStarted());
+            refs.forEach(AssetRef::release);
+            assertEquals(0, assets.stats().entries());
+        }
+    }
+
+    @Test
+    void collisionIsADependentJobOfItsMeshAndHoldsItOnlyWhileBuilding() {
+        try (AssetManager assets = AssetManager.builder(jobs).source(AssetSource.inMemory(FILES)).build()) {
+            AssetRef<LoadedCollision> col = assets.collision(OBJ);
+            LoadedCollision c = col.join();
+            assertFalse(c.isPlaceholder());
+            assertEquals(20, c.mesh().triangleCount());
+            assertTrue(col.timeline().inputNanos() > 0);
+            assertEquals(1, assets.stats().entries(), "the mesh was released after the build: " + assets.stats());
+            assertEquals(2, assets.stats().loadsStarted(), "mesh + collision");
+            col.release();
+            assertEquals(0, assets.stats().entries());
+        }
+    }
+
+    @Test
+    void unloadingALevelMidLoadCancelsItsJobs() {
+        FaultPlan slow = FaultPlan.builder().latency("lvl/textures/*", Duration.ofSeconds(2))
+                .latency("lvl/meshes/*", Duration.ofSeconds(2)).build();
+        try (AssetManager assets = AssetManager.builder(jobs).source(AssetSource.inMemory(FILES)).faults(slow).build()) {
+            LevelLoad load = new LevelLoader(assets).load("lvl");
+            long deadline = System.nanoTime() + Fixture.TIMEOUT.toNanos();
+            while (assets.stats().loadsStarted() < 3 && System.nanoTime() < deadline) {
+                Fixture.sleepMs(1);                        // until the level job has requested its assets
+            }
+            Fixture.sleepMs(50);                           // their fibers are now parked on I/O
+            assertTrue(jobs.stats().fibersParked() > 0, "loads are parked on I/O: " + jobs.stats());
+            long t0 = System.nanoTime();
+            load.unload();
+            assertTrue(load.awaitDone(Duration.ofSeconds(10)), "unload ends the load");
+            double endedMs = (System.nanoTime() - t0) / 1e6;
+            System.out.printf(Locale.ROOT, "unload mid-load: level job ended %.1f ms after unload()%n", endedMs);
+            assertTrue(endedMs < 1500, "cancellation does not wait for the 2 s reads: " + endedMs + " ms");
+            assertTrue(load.level().isEmpty());
+            assertTrue(load.failures().stream().anyMatch(f -> f.message().contains("unloaded while loading")));
+            Fixture.assertNoFiberParked(jobs);
+            Fixture.assertNoEntries(assets);
+            Fixture.assertNoLiveTextures(assets);
+        }
+    }
+
+    @Test
+    void progressCountsBytesAndAssetsUpToTheTotals() {
+        try (AssetManager assets = AssetManager.builder(jobs).source(AssetSource.inMemory(FILES))
+                .faults(FaultPlan.builder().latency("lvl/meshes/*", Duration.ofMillis(300)).build()).build()) {
+            LevelLoad load = new LevelLoader(assets).load("lvl");
+            List<LoadProgress.Snapshot> seen = new ArrayList<>();
+            while (!load.awaitDone(Duration.ofMillis(5))) {
+                seen.add(load.progress());
+            }
+            seen.add(load.progress());
+            LoadProgress.Snapshot end = load.progress();
+            long bytes = FILES.get(PNG).length + FILES.get(OBJ).length;
+            assertEquals(new LoadProgress.Snapshot(bytes, bytes, 3, 3), end);
+            for (int i = 1; i < seen.size(); i++) {
+                assertTrue(seen.get(i).bytesDone() >= seen.get(i - 1).bytesDone(), "never goes back: " + seen);
+                assertTrue(seen.get(i).bytesDone() <= seen.get(i).bytesTotal() || seen.get(i).bytesTotal() == 0);
+            }
+            assertTrue(seen.stream().anyMatch(s -> s.fraction() > 0 && s.fraction() < 1), "an in-between value: " + seen);
+            load.unload();
+        }
+    }
+
+    /**
+     * The upload path with a counting fake GPU (it checks the thread and double frees): uploads run
+     * as main-thread jobs, pixels are freed right after upload, and unload frees the GPU objects on the
+     * main thread.
+     */
+    @Test
+    void uploadsRunOnTheMainThreadAndFreePixelsAndUnloadFreesGpuObjects() {
+        {
+            CountingUploader renderer = new CountingUploader();
+            jobs.bindMainThread();
+            try (AssetManager assets = AssetManager.builder(jobs).source(AssetSource.inMemory(FILES)).uploader(renderer)
+                    .build()) {
+                assertTrue(assets.uploadsToGpu());
+                LevelLoad load = new LevelLoader(assets).load("lvl");
+                Fixture.awaitLoad(load);                     // on the main thread: runs the uploads meanwhile
+                LoadedLevel level = load.level().orElseThrow();
+                LoadedTexture grass = level.textures().get("grass");
+                LoadedMesh post = level.meshes().get("post");
+                assertTrue(grass.gpu().isPresent() && post.gpu().isPresent(), "uploaded");
+                assertEquals(2, renderer.live());
+                assertFalse(grass.hasPixels(), "pixels freed after upload");
+                assertEquals(0, assets.stats().liveTextureData());
+                assertTrue(level.load().timings().stream().filter(t -> t.id().kind() != AssetKind.COLLISION)
+                        .allMatch(t -> t.uploadedNanos() > 0), "upload phase timed: " + level.load().timings());
+                level.close();
+                pumpUntil(() -> renderer.live() == 0);
+                assertTrue(((CountingUploader.Handle) grass.gpu().get()).isReleased(), "texture freed by a main-thread job");
+                assertTrue(((CountingUploader.Handle) post.gpu().get()).isReleased(), "mesh freed by a main-thread job");
+            }
+        }
+    }
+
+    /**
+     * Unloading while uploads wait in the main-thread queue: the texture's upload never runs (it belongs
+     * to the unloaded asset's group) and its decoded pixels are freed by the loader. The mesh may still be
+     * uploaded (its collision job holds it until that job sees the cancellation); then it is freed too.
+     */
+    @Test
+    void unloadingWhileUploadsAreQueuedLeaksNeitherPixelsNorGpuObjects() {
+        {
+            CountingUploader renderer = new CountingUploader();
+            jobs.bindMainThread();
+            try (AssetManager assets = AssetManager.builder(jobs).source(AssetSource.inMemory(FILES)).uploader(renderer)
+                    .build()) {
+                LevelLoad load = new LevelLoader(assets).load("lvl");
+                long deadline = System.nanoTime() + Fixture.TIMEOUT.toNanos();
+                while (assets.stats().liveTextureData() == 0 && System.nanoTime() < deadline) {
+                    Fixture.sleepMs(1);                      // sleeping runs no main-thread job: the upload waits
+                }
+                assertEquals(1, assets.stats().liveTextureData(), "grass decoded, its upload queued");
+                load.unload();
+                assertTrue(load.awaitDone(Duration.ofSeconds(10)));   // runs (cancelled) main-thread jobs meanwhile
+                pumpUntil(() -> assets.stats().liveTextureData() == 0 && renderer.live() == 0);
+                Fixture.assertNoLiveTextures(assets);
+                assertEquals(0, renderer.texturesUploaded, "the texture's upload was cancelled with its asset");
+                assertTrue(load.level().isEmpty());
+            }
+        }
+    }
+
+    /** Runs main-thread jobs (as the game loop would) until {@code done}, at most 10 s. */
+    private void pumpUntil(BooleanSupplier done) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (!done.getAsBoolean() && System.nanoTime() < deadline) {
+            jobs.runMainThreadJobs(1_000_000);
+            Fixture.sleepMs(1);
+        }
+        assertTrue(done.getAsBoolean(), "condition not reached after 10 s of main-thread jobs");
+    }
+
+    @Test
+    void noUploaderMeansNoUploads() {
+        try (AssetManager assets = AssetManager.builder(jobs).source(AssetSource.inMemory(FILES)).build()) {
+            assertFalse(assets.uploadsToGpu(), "no uploader means no uploads");
+            try (AssetRef<LoadedTexture> t = assets.texture(PNG)) {
+                LoadedTexture tex = t.join();
+                assertTrue(tex.gpu().isEmpty());
+                assertTrue(tex.hasPixels(), "headless: pixels live until unload");
+            }
+            Fixture.assertNoLiveTextures(assets);
+        }
+    }
+
+    @Test
+    void closingTheManagerCancelsWhatIsInFlight() {
+        AssetManager assets = AssetManager.builder(jobs).source(AssetSource.inMemory(FILES))
+                .faults(FaultPlan.builder().latency("*", Duration.ofSeconds(5)).build()).build();
+        AssetRef<LoadedTexture> t = assets.texture(PNG);
+        Fixture.sleepMs(50);
+        assets.close();
+        assertTrue(t.await(Duration.ofSeconds(10)));
+        assertThrows(CancellationException.class, t::join);
+        t.release();
+        assertThrows(IllegalStateException.class, () -> assets.texture(PNG));
+        Fixture.assertNoLiveTextures(assets);
+    }
+}

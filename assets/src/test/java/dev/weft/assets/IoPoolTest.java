@@ -1,0 +1,98 @@
+package dev.weft.assets;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.weft.JobHandle;
+import dev.weft.JobSystem;
+import dev.weft.Priority;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** I/O that parks fibers: reads run on the I/O threads, waiting jobs free their workers, faults apply per path. */
+@Timeout(120)
+class IoPoolTest {
+    private static final Map<String, byte[]> FILES = Fixture.files("a/x.bin", "hello", "a/y.bin", "world");
+
+    /**
+     * One worker, eight jobs that each wait 200 ms for a read: if a wait blocked the worker they would take
+     * 1.6 s; parked, the reads overlap. Structural check with a wide margin (< 4 waits' worth).
+     */
+    @Test
+    void waitingForAReadParksTheFiberNotTheWorker() {
+        Fixture.RecordingSource source = new Fixture.RecordingSource(AssetSource.inMemory(FILES));
+        FaultPlan slow = FaultPlan.builder().latency("*", Duration.ofMillis(200)).build();
+        try (JobSystem jobs = JobSystem.builder().name("io-test").workers(1).build();
+             IoPool io = new IoPool(source, slow, 2)) {
+            long t0 = System.nanoTime();
+            List<JobHandle<byte[]>> reads = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                String path = i % 2 == 0 ? "a/x.bin" : "a/y.bin";
+                reads.add(jobs.submit(Priority.BACKGROUND, "reader " + i, () -> io.read(path).await()));
+            }
+            for (int i = 0; i < 8; i++) {
+                assertArrayEquals(FILES.get(i % 2 == 0 ? "a/x.bin" : "a/y.bin"), reads.get(i).join());
+            }
+            double ms = (System.nanoTime() - t0) / 1e6;
+            System.out.printf(Locale.ROOT, "8 parked 200 ms reads on 1 worker: %.1f ms (blocking would be 1600)%n", ms);
+            assertTrue(ms < 800, "reads overlapped: " + ms + " ms");
+            assertTrue(jobs.stats().waits() >= 8, "every reader parked: " + jobs.stats());
+            source.assertOnlyIoThreads();
+            assertEquals(8, io.reads());
+            Fixture.assertNoFiberParked(jobs);
+        }
+    }
+
+    @Test
+    void faultsApplyPerPath() throws Exception {
+        FaultPlan faults = FaultPlan.builder()
+                .failRead("a/x.*", "bad block")
+                .truncate("*/y.bin", 2)
+                .build();
+        try (IoPool io = new IoPool(AssetSource.inMemory(FILES), faults, 1)) {
+            IOException e = assertThrows(IOException.class, () -> io.read("a/x.bin").await());
+            assertEquals("injected read failure for mem:a/x.bin: bad block", e.getMessage());
+            assertArrayEquals(Fixture.ascii("wo"), io.read("a/y.bin").await());
+            assertThrows(NoSuchFileException.class, () -> io.read("a/z.bin").await());
+            assertArrayEquals(new long[] {5, -1}, io.sizes(List.of("a/x.bin", "nope")).await());
+        }
+        assertEquals(0, FaultPlan.NONE.latencyNanos("anything"));
+        FaultPlan cpu = FaultPlan.builder().cpu("collision:*", Duration.ofMillis(50)).build();
+        assertEquals(50_000_000L, cpu.cpuNanos(AssetId.collision("a/m.obj")));
+        assertEquals(0, cpu.cpuNanos(AssetId.mesh("a/m.obj")));
+    }
+
+    @Test
+    void closingFailsRequestsStillWaitingForTheirLatency() {
+        IoPool io = new IoPool(AssetSource.inMemory(FILES), FaultPlan.builder().latency("*", Duration.ofSeconds(30)).build(), 1);
+        IoPool.Pending<byte[]> p = io.read("a/x.bin");
+        io.close();
+        IOException e = assertThrows(IOException.class, p::await);
+        assertTrue(e.getMessage().contains("closed"), e.getMessage());
+        assertThrows(IOException.class, () -> io.read("a/x.bin").await(), "a closed pool refuses with an error, not a hang");
+    }
+
+    @Test
+    void directorySourceReadsFilesAndStaysInsideItsRoot(@TempDir Path dir) throws Exception {
+        Files.createDirectories(dir.resolve("lvl"));
+        Files.write(dir.resolve("lvl/f.txt"), Fixture.ascii("abc"));
+        AssetSource source = AssetSource.directory(dir);
+        try (IoPool io = new IoPool(source, FaultPlan.NONE, 1)) {
+            assertArrayEquals(Fixture.ascii("abc"), io.read("lvl/f.txt").await());
+            assertArrayEquals(new long[] {3, -1}, io.sizes(List.of("lvl/f.txt", "lvl/none.txt")).await());
+            assertThrows(NoSuchFileException.class, () -> io.read("../outside.txt").await());
+        }
+    }
+}

@@ -1,0 +1,285 @@
+package dev.weft.bench;
+
+import dev.weft.assets.AssetManager;
+import dev.weft.assets.AssetSource;
+import dev.weft.assets.AssetTimeline;
+import dev.weft.assets.FaultPlan;
+import dev.weft.assets.LevelLoad;
+import dev.weft.assets.LevelLoader;
+
+import dev.weft.JobSystem;
+import dev.weft.assets.AssetKind;
+import dev.weft.assets.CollisionMesh;
+import dev.weft.assets.LevelAsset;
+import dev.weft.assets.LevelEntity;
+import dev.weft.assets.LevelFile;
+import dev.weft.assets.MeshData;
+import dev.weft.assets.ObjParser;
+import dev.weft.assets.PngDecoder;
+import dev.weft.assets.TextureData;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Loads a level cold and warm on Weft (this package's loader) and serially on one thread (the same
+ * read and decode functions called in load order, no job system), and prints the times and the ratio
+ * serial / Weft from one run. Run it on a quiet machine:
+ *
+ * <pre>
+ * mvn -B -q -pl bench -am package -DskipTests
+ * java -cp bench/target/benchmarks.jar dev.weft.bench.LevelLoadBenchmark [options]
+ *   --level NAME      level to load (default demo)
+ *   --rounds N        warm rounds per loader, after 2 warm-up rounds each (default 5)
+ *   --workers N       Weft workers (default: available processors)
+ *   --latency-ms MS   injected latency per file read, both loaders (default 0: the real jar)
+ *   --nice N          Weft's background nice (default 0 here, so both loaders compete for the CPU alike;
+ *                     the game's default is 10, which matters only when no core is idle)
+ *   --no-cold         skip the two cold child JVMs
+ *   --verbose         print the per-asset timelines of the last Weft round
+ * </pre>
+ *
+ * <p>Cold: each loader runs once in a fresh JVM (class loading, JIT and stb's first call included;
+ * for Weft, job-system start-up is excluded and printed apart). Warm: in this JVM, rounds alternate
+ * serial and Weft, and the median of each is reported. The Weft loader runs with as many decode slots
+ * as workers here (a loading screen with no frames to protect); the game's default keeps one worker free.
+ * The main restarts itself with {@code --add-opens java.base/java.lang=ALL-UNNAMED} if that is missing.
+ */
+public final class LevelLoadBenchmark {
+    private static final List<String> JVM_FLAGS = List.of("--add-opens", "java.base/java.lang=ALL-UNNAMED",
+            "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow");
+
+    private LevelLoadBenchmark() {}
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> opt = options(args);
+        if (!Object.class.getModule().isOpen("java.lang", LevelLoadBenchmark.class.getModule())) {
+            System.exit(runChild(List.of(args), true).exitCode);
+        }
+        String level = opt.getOrDefault("--level", "demo");
+        int workers = Integer.parseInt(opt.getOrDefault("--workers", "" + Runtime.getRuntime().availableProcessors()));
+        FaultPlan faults = latency(Long.parseLong(opt.getOrDefault("--latency-ms", "0")));
+        int nice = Integer.parseInt(opt.getOrDefault("--nice", "0"));
+        if (opt.containsKey("--child")) {
+            coldChild(opt.get("--child"), level, workers, faults, nice);
+            return;
+        }
+        int rounds = Integer.parseInt(opt.getOrDefault("--rounds", "5"));
+        System.out.printf(Locale.ROOT, "LevelLoadBenchmark: level %s, %d workers, %d processors, load average %.2f, "
+                        + "latency %s ms per read, Weft background nice %d%n", level, workers, Runtime.getRuntime().availableProcessors(),
+                ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(), opt.getOrDefault("--latency-ms", "0"), nice);
+        if (!opt.containsKey("--no-cold")) {
+            double serial = parseChildMs(runChild(childArgs("serial", opt), false));
+            double weft = parseChildMs(runChild(childArgs("weft", opt), false));
+            System.out.printf(Locale.ROOT, "cold: serial %.1f ms, weft %.1f ms, serial/weft %.2f%n", serial, weft, serial / weft);
+        }
+        warm(level, workers, faults, nice, rounds, opt.containsKey("--verbose"));
+    }
+
+    private static void warm(String level, int workers, FaultPlan faults, int nice, int rounds, boolean verbose)
+            throws IOException {
+        AssetSource source = AssetSource.classpath();
+        try (JobSystem jobs = JobSystem.builder().name("bench").workers(workers).build();
+             AssetManager assets = AssetManager.builder(jobs).source(source).faults(faults)
+                     .maxParallelDecodes(workers).backgroundNice(nice).build()) {
+            LevelLoader loader = new LevelLoader(assets);
+            for (int i = 0; i < 2; i++) {
+                serialLoad(source, faults, level);
+                weftLoad(loader, level);
+            }
+            double[] serial = new double[rounds];
+            double[] weft = new double[rounds];
+            for (int i = 0; i < rounds; i++) {
+                serial[i] = serialLoad(source, faults, level) / 1e6;
+                weft[i] = weftLoad(loader, level) / 1e6;
+            }
+            double s = median(serial), w = median(weft);
+            System.out.printf(Locale.ROOT, "warm (median of %d): serial %.1f ms, weft %.1f ms, serial/weft %.2f%n",
+                    rounds, s, w, s / w);
+            System.out.println("  serial rounds ms: " + fmt(serial));
+            System.out.println("  weft rounds ms:   " + fmt(weft));
+            if (verbose) {
+                LevelLoad load = loader.load(level);
+                load.awaitDone(Duration.ofMinutes(5));
+                System.out.printf(Locale.ROOT, "  one more Weft round, %.1f ms:%n", load.totalNanos() / 1e6);
+                load.timings().stream().sorted(Comparator.comparingLong(AssetTimeline::endedNanos))
+                        .forEach(t -> System.out.printf(Locale.ROOT, "    +%7.1f ms  %s%n",
+                                (t.endedNanos() - load.startNanos()) / 1e6, t));
+                load.unload();
+            }
+        }
+    }
+
+    private static void coldChild(String mode, String level, int workers, FaultPlan faults, int nice)
+            throws IOException {
+        AssetSource source = AssetSource.classpath();
+        if (mode.equals("serial")) {
+            System.out.printf(Locale.ROOT, "cold-ms %.3f%n", serialLoad(source, faults, level) / 1e6);
+            return;
+        }
+        long t0 = System.nanoTime();
+        try (JobSystem jobs = JobSystem.builder().name("bench").workers(workers).build();
+             AssetManager assets = AssetManager.builder(jobs).source(source).faults(faults)
+                     .maxParallelDecodes(workers).backgroundNice(nice).build()) {
+            long started = System.nanoTime();
+            System.out.printf(Locale.ROOT, "  (weft start-up: %.1f ms, not counted)%n", (started - t0) / 1e6);
+            System.out.printf(Locale.ROOT, "cold-ms %.3f%n", weftLoad(new LevelLoader(assets), level) / 1e6);
+        }
+    }
+
+    /** The whole level through the Weft loader: request to ready, then unload (so the next round is cold I/O-wise too). */
+    static long weftLoad(LevelLoader loader, String level) {
+        LevelLoad load = loader.load(level);
+        if (!load.awaitDone(Duration.ofMinutes(5))) {
+            throw new IllegalStateException("level " + level + " did not load in 5 minutes");
+        }
+        if (load.level().isEmpty() || !load.failures().isEmpty()) {
+            throw new IllegalStateException("level " + level + " failed: " + load.failures());
+        }
+        long nanos = load.totalNanos();
+        load.unload();
+        return nanos;
+    }
+
+    /**
+     * The baseline: the same functions, in load order, on the calling thread: read (with the same injected
+     * latency, slept), decode PNG, parse OBJ, build each BVH after its mesh, place entities, free pixels.
+     */
+    static long serialLoad(AssetSource source, FaultPlan faults, String level) throws IOException {
+        long t0 = System.nanoTime();
+        String dir = level + "/";
+        LevelFile file = LevelFile.parse(source.displayName(dir + level + ".level"),
+                new String(read(source, faults, dir + level + ".level"), StandardCharsets.UTF_8));
+        Map<String, TextureData> textures = new HashMap<>();
+        Map<String, MeshData> meshes = new HashMap<>();
+        Map<String, CollisionMesh> collisions = new HashMap<>();
+        try {
+            for (LevelAsset a : file.loadOrder()) {
+                switch (a.kind()) {
+                    case TEXTURE -> textures.put(a.name(), PngDecoder.decode(source.displayName(dir + a.path()),
+                            read(source, faults, dir + a.path())));
+                    case MESH -> meshes.put(a.name(), ObjParser.parse(source.displayName(dir + a.path()),
+                            read(source, faults, dir + a.path())));
+                    case COLLISION -> collisions.put(a.name(), CollisionMesh.build(meshes.get(a.dependsOn().get(0))));
+                }
+            }
+            List<Object> placed = new ArrayList<>();
+            for (LevelEntity e : file.entities()) {
+                placed.add(List.of(meshes.get(e.mesh()), textures.get(e.texture()),
+                        e.collision() == null ? "" : collisions.get(e.collision())));
+            }
+            if (placed.size() != file.entities().size() || textures.size() != file.assets(AssetKind.TEXTURE).size()) {
+                throw new IllegalStateException("serial load lost something");
+            }
+            return System.nanoTime() - t0;
+        } finally {
+            textures.values().forEach(TextureData::close);
+        }
+    }
+
+    private static byte[] read(AssetSource source, FaultPlan faults, String path) throws IOException {
+        long latency = faults.latencyNanos(path);
+        if (latency > 0) {
+            try {
+                TimeUnit.NANOSECONDS.sleep(latency);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted", e);
+            }
+        }
+        faults.checkRead(path, source.displayName(path));
+        return faults.corrupt(path, source.read(path));
+    }
+
+    private static FaultPlan latency(long ms) {
+        return ms <= 0 ? FaultPlan.NONE : FaultPlan.builder().latency("*", Duration.ofMillis(ms)).build();
+    }
+
+    // ------------------------------------------------------------------ plumbing
+
+    private record Child(int exitCode, String output) {}
+
+    private static List<String> childArgs(String mode, Map<String, String> opt) {
+        List<String> a = new ArrayList<>(List.of("--child", mode));
+        for (String k : List.of("--level", "--workers", "--latency-ms", "--nice")) {
+            if (opt.containsKey(k)) {
+                a.add(k);
+                a.add(opt.get(k));
+            }
+        }
+        return a;
+    }
+
+    /** Runs this class in a fresh JVM with Weft's flags; {@code inherit} passes its output straight through. */
+    private static Child runChild(List<String> args, boolean inherit) throws IOException, InterruptedException {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        List<String> cmd = new ArrayList<>(List.of(java));
+        cmd.addAll(JVM_FLAGS);
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), LevelLoadBenchmark.class.getName()));
+        cmd.addAll(args);
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+        if (inherit) {
+            pb.inheritIO();
+        }
+        Process p = pb.start();
+        String out = inherit ? "" : new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        int code = p.waitFor();
+        if (!inherit && code != 0) {
+            throw new IllegalStateException("child JVM failed (" + code + "): " + String.join(" ", cmd) + "\n" + out);
+        }
+        return new Child(code, out);
+    }
+
+    private static double parseChildMs(Child c) {
+        for (String line : c.output.split("\n")) {
+            if (line.startsWith("cold-ms ")) {
+                return Double.parseDouble(line.substring("cold-ms ".length()).trim());
+            }
+            if (!line.isBlank()) {
+                System.out.println(line);
+            }
+        }
+        throw new IllegalStateException("child printed no time:\n" + c.output);
+    }
+
+    private static Map<String, String> options(String[] args) {
+        Map<String, String> m = new HashMap<>();
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--no-cold", "--verbose" -> m.put(args[i], "");
+                case "--level", "--rounds", "--workers", "--latency-ms", "--nice", "--child" -> {
+                    if (i + 1 >= args.length) {
+                        throw new IllegalArgumentException(args[i] + " needs a value");
+                    }
+                    m.put(args[i], args[++i]);
+                }
+                default -> throw new IllegalArgumentException("unknown option " + args[i]
+                        + " (--level, --rounds, --workers, --latency-ms, --nice, --no-cold)");
+            }
+        }
+        return m;
+    }
+
+    private static double median(double[] v) {
+        double[] s = v.clone();
+        Arrays.sort(s);
+        return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+    }
+
+    private static String fmt(double[] v) {
+        StringBuilder b = new StringBuilder();
+        for (double d : v) {
+            b.append(String.format(Locale.ROOT, "%.1f ", d));
+        }
+        return b.toString().trim();
+    }
+}
