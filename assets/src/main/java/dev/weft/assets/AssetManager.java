@@ -108,6 +108,7 @@ public final class AssetManager implements AutoCloseable {
     private final IoPool io;
     private final boolean ownsIo;
     private final GpuUploader uploader;            // null: no uploads
+    private final CodecRegistry codecs;
     private final DecodeLane lane;
     private final JobGroup housekeeping;           // never cancelled: decode lane drains, queueing GL frees
     private final int backgroundNice;
@@ -123,6 +124,7 @@ public final class AssetManager implements AutoCloseable {
         this.ownsIo = b.io == null;
         this.io = b.io != null ? b.io : new IoPool(b.source, b.faults, b.ioThreads, b.backgroundNice);
         this.uploader = b.uploader;
+        this.codecs = b.codecs;
         int decodes = b.maxParallelDecodes > 0 ? b.maxParallelDecodes : Math.max(1, jobs.workerCount() - 1);
         this.housekeeping = jobs.newGroup("asset manager");
         this.backgroundNice = ThreadNice.supported() ? b.backgroundNice : 0;
@@ -271,7 +273,7 @@ public final class AssetManager implements AutoCloseable {
         try {
             data = lane.call(() -> {
                 io.faults().burnCpu(e.id);
-                TextureData d = PngDecoder.decode(file, bytes);
+                TextureData d = codecs.decode(e.id, file, bytes, TextureData.class);
                 liveTextureData.add(d);
                 return d;
             }, this::freeTextureData);
@@ -324,7 +326,7 @@ public final class AssetManager implements AutoCloseable {
         try {
             data = lane.call(() -> {
                 io.faults().burnCpu(e.id);
-                return ObjParser.parse(file, bytes);
+                return codecs.decode(e.id, file, bytes, MeshData.class);
             }, d -> { });
         } catch (CancellationException c) {
             throw c;
@@ -655,6 +657,7 @@ public final class AssetManager implements AutoCloseable {
         private int ioThreads = 2;
         private IoPool io;
         private GpuUploader uploader;
+        private CodecRegistry codecs = CodecRegistry.defaults();
         private int maxParallelDecodes;
         private int backgroundNice = IoPool.DEFAULT_NICE;
 
@@ -695,6 +698,12 @@ public final class AssetManager implements AutoCloseable {
          */
         public Builder uploader(GpuUploader uploader) {
             this.uploader = uploader;
+            return this;
+        }
+
+        /** Decoders by kind and file extension (default {@link CodecRegistry#defaults()}: PNG and OBJ). */
+        public Builder codecs(CodecRegistry codecs) {
+            this.codecs = Objects.requireNonNull(codecs, "codecs");
             return this;
         }
 

@@ -112,6 +112,12 @@ public final class IoPool implements AutoCloseable {
         });
     }
 
+    /**
+     * The one place where a call is put on an I/O thread; the fiber parks later in {@link Pending#await()}.
+     * When engine-jobs has {@code Jobs.blocking(executor, call)}, this method and {@code Pending} are what
+     * to switch to it (the read is issued here at request time, so the switch must keep that read-ahead,
+     * e.g. by starting the blocking call from the asset's job at once).
+     */
     private <T> Pending<T> schedule(String what, long delayNanos, IoCall<T> call) {
         Pending<T> p = new Pending<>(what);
         inFlight.add(p);
