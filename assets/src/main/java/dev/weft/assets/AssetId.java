@@ -1,6 +1,5 @@
 package dev.weft.assets;
 
-import dev.weft.assets.AssetKind;
 import java.util.Objects;
 
 /**

@@ -1,19 +1,9 @@
 package dev.weft.assets;
 
-import dev.weft.Counter;
-import dev.weft.JobFailedException;
 import dev.weft.JobGroup;
 import dev.weft.JobHandle;
 import dev.weft.JobSystem;
-import dev.weft.Jobs;
 import dev.weft.Priority;
-import dev.weft.assets.AssetKind;
-import dev.weft.assets.CollisionMesh;
-import dev.weft.assets.MeshData;
-import dev.weft.assets.ObjParser;
-import dev.weft.assets.PngDecoder;
-import dev.weft.assets.TextureData;
-import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,7 +12,6 @@ import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
@@ -41,7 +30,7 @@ import java.util.function.Supplier;
  *         drawLoadingScreen(assets.progress().fraction());
  *     }
  *     ...
- *     rock.release();                              // last claim: GL objects freed by a main-thread job
+ *     rock.release();                              // last claim: GPU objects freed by a main-thread job
  *     rockCol.release();
  * }
  * }</pre>
@@ -61,13 +50,13 @@ import java.util.function.Supplier;
  * <h2>Design note (maintainers)</h2>
  *
  * <h3>Entries and dedup</h3>
- * {@link #entries} maps an {@link AssetId} to its {@link Entry}. A request does
+ * {@link #entries} maps an {@link AssetId} to its {@link AssetEntry}. A request does
  * {@code computeIfAbsent} (which only allocates; no job is submitted inside the map's lock), then
  * retains the entry, then starts it if it is new ({@code started} CAS: exactly one load job per entry).
  * Two concurrent requests therefore meet on one entry and one load.
  *
  * <h3>Reference counts and unloading</h3>
- * {@code Entry.refs} counts unreleased {@link AssetRef}s and becomes {@code DEAD} (-1) by a CAS from 0
+ * {@code AssetEntry.refs} counts unreleased {@link AssetRef}s and becomes {@code DEAD} (-1) by a CAS from 0
  * when the last one goes; retaining is a CAS from a non-negative value, so an entry is either revived
  * by a request or dead, never both. A dead entry is removed from the map (a later request makes a new
  * one and loads again), its group is cancelled (an unfinished load stops at its next wait), and it is
@@ -83,8 +72,8 @@ import java.util.function.Supplier;
  * itself; so it is never freed while the main thread reads it. A decode whose waiter was cancelled is
  * freed by the lane (see {@link DecodeLane}).
  *
- * <h3>GL objects</h3>
- * {@code Entry.gpu} is touched only on the main thread: set by the upload job, taken and released by the
+ * <h3>GPU objects</h3>
+ * {@code AssetEntry.gpu} is touched only on the main thread: set by the upload job, taken and released by the
  * free job that cleanup queues. An upload job belongs to its asset's group (Weft puts a main-thread job
  * in its submitter's group), so a dead asset's queued upload is cancelled; one that runs anyway (the
  * group was not cancelled in time) checks {@code dead} first. The free job is queued from a job of the
@@ -98,24 +87,25 @@ import java.util.function.Supplier;
  * requests its largest files first, so the longest read-decode chains start first.
  *
  * <h3>Completion</h3>
- * {@code Entry.done} starts at 1 and the load job is submitted with it as its counter (2), then the
+ * {@code AssetEntry.done} starts at 1 and the load job is submitted with it as its counter (2), then the
  * starter decrements once; it reaches 0 only when the job has ended, however it ended (a job cancelled
  * before it started still decrements its counter). The job writes {@code result} and {@code failure}
  * before it ends, so {@link AssetRef#join} sees them.
  */
 public final class AssetManager implements AutoCloseable {
     private final JobSystem jobs;
-    private final IoPool io;
+    final IoPool io;
     private final boolean ownsIo;
-    private final GpuUploader uploader;            // null: no uploads
-    private final CodecRegistry codecs;
-    private final DecodeLane lane;
-    private final JobGroup housekeeping;           // never cancelled: decode lane drains, queueing GL frees
+    final GpuUploader uploader;            // null: no uploads
+    final CodecRegistry codecs;
+    private final LoadSteps steps = new LoadSteps(this);
+    final DecodeLane lane;
+    private final JobGroup housekeeping;           // never cancelled: decode lane drains, queueing GPU frees
     private final int backgroundNice;
-    private final ConcurrentHashMap<AssetId, Entry> entries = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<AssetId, AssetEntry> entries = new ConcurrentHashMap<>();
     private final LoadProgress progress = new LoadProgress();   // every load of this manager
     private final AtomicLong loadsStarted = new AtomicLong();
-    private final Set<TextureData> liveTextureData = ConcurrentHashMap.newKeySet();  // decoded, not yet closed
+    final Set<TextureData> liveTextureData = ConcurrentHashMap.newKeySet();  // decoded, not yet closed
     private final AtomicLong textureDataFreed = new AtomicLong();
     private volatile boolean closed;
 
@@ -183,12 +173,12 @@ public final class AssetManager implements AutoCloseable {
         };
     }
 
-    private <T extends LoadedAsset> AssetRef<T> request(AssetId id, Class<T> type) {
+    <T extends LoadedAsset> AssetRef<T> request(AssetId id, Class<T> type) {
         for (;;) {
             if (closed) {
                 throw new IllegalStateException("asset manager is closed; cannot load " + id);
             }
-            Entry e = entries.computeIfAbsent(id, k -> new Entry(k, jobs.newGroup("asset " + k)));
+            AssetEntry e = entries.computeIfAbsent(id, k -> new AssetEntry(k, jobs.newGroup("asset " + k)));
             if (e.retain()) {
                 AssetRef<T> ref = new AssetRef<>(this, e, type);
                 try {
@@ -203,7 +193,7 @@ public final class AssetManager implements AutoCloseable {
         }
     }
 
-    private void start(Entry e) {
+    private void start(AssetEntry e) {
         if (!e.started.compareAndSet(false, true)) {
             return;
         }
@@ -224,7 +214,7 @@ public final class AssetManager implements AutoCloseable {
         }
     }
 
-    void release(Entry e) {
+    void release(AssetEntry e) {
         if (e.release()) {
             entries.remove(e.id, e);
             e.dead = true;                          // volatile write, then read loadEnded in maybeCleanup
@@ -235,13 +225,13 @@ public final class AssetManager implements AutoCloseable {
 
     // ------------------------------------------------------------------ the load job
 
-    private void load(Entry e) {
+    private void load(AssetEntry e) {
         e.startedNanos = System.nanoTime();
         try {
             e.result = switch (e.id.kind()) {
-                case TEXTURE -> loadTexture(e);
-                case MESH -> loadMesh(e);
-                case COLLISION -> loadCollision(e);
+                case TEXTURE -> steps.loadTexture(e);
+                case MESH -> steps.loadMesh(e);
+                case COLLISION -> steps.loadCollision(e);
             };
         } catch (CancellationException c) {
             e.cancelled = true;                     // unloaded (or closed) mid-load: no result
@@ -253,138 +243,6 @@ public final class AssetManager implements AutoCloseable {
             e.endLoad();                            // notifies watchers
             progress.addDone(0, 1);
             maybeCleanup(e);
-        }
-    }
-
-    private LoadedTexture loadTexture(Entry e) {
-        if (e.id.isPlaceholder()) {
-            return placeholderTexture(e, null);
-        }
-        String file = displayName(e.id);
-        byte[] bytes;
-        try {
-            bytes = e.read.await();                 // parks until an I/O thread has the bytes
-        } catch (IOException x) {
-            return placeholderTexture(e, LoadFailure.of(e.id.toString(), file, x, "using the placeholder texture"));
-        }
-        arrived(e, bytes.length);
-        Jobs.checkCancelled();
-        TextureData data;
-        try {
-            data = lane.call(() -> {
-                io.faults().burnCpu(e.id);
-                TextureData d = codecs.decode(e.id, file, bytes, TextureData.class);
-                liveTextureData.add(d);
-                return d;
-            }, this::freeTextureData);
-        } catch (CancellationException c) {
-            throw c;
-        } catch (Exception x) {
-            return placeholderTexture(e, LoadFailure.of(e.id.toString(), file, x, "using the placeholder texture"));
-        }
-        e.decodedNanos = System.nanoTime();
-        if (uploader == null) {
-            return new LoadedTexture(e.id, data, null, null);
-        }
-        Object gpu;
-        try {
-            gpu = upload(e, () -> TextureSource.of(data.width(), data.height(), data.rgba()), data, true);
-        } catch (JobFailedException x) {
-            return placeholderTexture(e, LoadFailure.of(e.id.toString(), file, x.getCause(),
-                    "upload failed; using the placeholder texture"));
-        }
-        e.uploadedNanos = System.nanoTime();
-        return new LoadedTexture(e.id, data, null, gpu);
-    }
-
-    private LoadedTexture placeholderTexture(Entry e, LoadFailure failure) {
-        e.failure = failure;
-        TextureSource px = Placeholders.checkerTexture();
-        e.decodedNanos = System.nanoTime();
-        Object gpu = null;
-        if (uploader != null) {
-            gpu = upload(e, () -> px, null, true);
-            e.uploadedNanos = System.nanoTime();
-        }
-        return new LoadedTexture(e.id, null, px, gpu);
-    }
-
-    private LoadedMesh loadMesh(Entry e) {
-        if (e.id.isPlaceholder()) {
-            return placeholderMesh(e, null);
-        }
-        String file = displayName(e.id);
-        byte[] bytes;
-        try {
-            bytes = e.read.await();
-        } catch (IOException x) {
-            return placeholderMesh(e, LoadFailure.of(e.id.toString(), file, x, "using the placeholder cube"));
-        }
-        arrived(e, bytes.length);
-        Jobs.checkCancelled();
-        MeshData data;
-        try {
-            data = lane.call(() -> {
-                io.faults().burnCpu(e.id);
-                return codecs.decode(e.id, file, bytes, MeshData.class);
-            }, d -> { });
-        } catch (CancellationException c) {
-            throw c;
-        } catch (Exception x) {
-            return placeholderMesh(e, LoadFailure.of(e.id.toString(), file, x, "using the placeholder cube"));
-        }
-        e.decodedNanos = System.nanoTime();
-        MeshSource source = MeshSource.of(data.vertices(), data.indices());
-        Object gpu = null;
-        if (uploader != null) {
-            try {
-                gpu = upload(e, () -> source, null, false);
-            } catch (JobFailedException x) {
-                return placeholderMesh(e, LoadFailure.of(e.id.toString(), file, x.getCause(),
-                        "upload failed; using the placeholder cube"));
-            }
-            e.uploadedNanos = System.nanoTime();
-        }
-        return new LoadedMesh(e.id, data, source, data.bounds(), gpu);
-    }
-
-    private LoadedMesh placeholderMesh(Entry e, LoadFailure failure) {
-        e.failure = failure;
-        MeshSource cube = Placeholders.unitCube();
-        e.decodedNanos = System.nanoTime();
-        Object gpu = null;
-        if (uploader != null) {
-            gpu = upload(e, () -> cube, null, false);
-            e.uploadedNanos = System.nanoTime();
-        }
-        return new LoadedMesh(e.id, null, cube, Placeholders.unitCubeBounds(), gpu);
-    }
-
-    /** A dependent job: waits for its mesh (parked), then builds the BVH in the decode lane. */
-    private LoadedCollision loadCollision(Entry e) {
-        AssetRef<LoadedMesh> meshRef = request(e.id.sourceMesh(), LoadedMesh.class);
-        try {
-            LoadedMesh mesh = meshRef.join();
-            e.inputNanos = System.nanoTime();
-            CollisionMesh bvh;
-            try {
-                bvh = lane.call(() -> {
-                    io.faults().burnCpu(e.id);
-                    return mesh.data().map(CollisionMesh::build).orElseGet(() -> Placeholders.collisionOf(mesh.source()));
-                }, c -> { });
-            } catch (CancellationException c) {
-                throw c;
-            } catch (Exception x) {
-                e.failure = LoadFailure.of(e.id.toString(), displayName(e.id.sourceMesh()), x,
-                        "collision built from the placeholder cube");
-                bvh = Placeholders.collisionOf(Placeholders.unitCube());
-                e.decodedNanos = System.nanoTime();
-                return new LoadedCollision(e.id, bvh, true);
-            }
-            e.decodedNanos = System.nanoTime();
-            return new LoadedCollision(e.id, bvh, mesh.isPlaceholder());
-        } finally {
-            meshRef.release();                      // the BVH no longer needs the mesh
         }
     }
 
@@ -405,7 +263,7 @@ public final class AssetManager implements AutoCloseable {
      * it after uploading, or this method frees it if the wait ends first (cancelled) and the job never took it.
      */
     @SuppressWarnings("unchecked")
-    private <G> G upload(Entry e, Supplier<Object> source, TextureData data, boolean texture) {
+    <G> G upload(AssetEntry e, Supplier<Object> source, TextureData data, boolean texture) {
         AtomicInteger handoff = new AtomicInteger(UPLOAD_PENDING);
         JobHandle<Object> h;
         try {
@@ -439,20 +297,20 @@ public final class AssetManager implements AutoCloseable {
         }
     }
 
-    private void arrived(Entry e, long bytes) {
+    void arrived(AssetEntry e, long bytes) {
         e.inputNanos = System.nanoTime();
         e.bytesArrived(bytes);
         progress.addDone(bytes, 0);
     }
 
-    private void freeTextureData(TextureData d) {
+    void freeTextureData(TextureData d) {
         if (d != null && liveTextureData.remove(d)) {
             d.close();
             textureDataFreed.incrementAndGet();
         }
     }
 
-    private void maybeCleanup(Entry e) {
+    private void maybeCleanup(AssetEntry e) {
         if (!e.dead || !e.loadEnded || !e.cleaned.compareAndSet(false, true)) {
             return;
         }
@@ -477,7 +335,7 @@ public final class AssetManager implements AutoCloseable {
         }
     }
 
-    private String displayName(AssetId id) {
+    String displayName(AssetId id) {
         return id.isPlaceholder() ? id.path() : io.source().displayName(id.path());
     }
 
@@ -513,8 +371,8 @@ public final class AssetManager implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        List<Entry> killed = new ArrayList<>();
-        for (Entry e : entries.values()) {
+        List<AssetEntry> killed = new ArrayList<>();
+        for (AssetEntry e : entries.values()) {
             if (e.kill()) {
                 entries.remove(e.id, e);
                 e.dead = true;
@@ -523,7 +381,7 @@ public final class AssetManager implements AutoCloseable {
                 killed.add(e);
             }
         }
-        for (Entry e : killed) {
+        for (AssetEntry e : killed) {
             e.done.await(Duration.ofSeconds(10));
         }
         if (ownsIo) {
@@ -535,118 +393,6 @@ public final class AssetManager implements AutoCloseable {
     public String toString() {
         return "AssetManager[" + entries.size() + " assets, " + (uploader != null ? "uploads" : "headless") + ", "
                 + lane.limit() + " decode slots, " + io + "]";
-    }
-
-    // ------------------------------------------------------------------ entries
-
-    /** Gets told about one entry's progress; called under the entry's lock, so one call at a time. */
-    interface Watcher {
-        void bytesRead(long bytes);
-
-        void finished(Entry e);
-    }
-
-    /** One asset's shared state; see the design note in the class comment. */
-    static final class Entry {
-        private static final int DEAD = -1;
-
-        final AssetId id;
-        final JobGroup group;                              // this asset's jobs; cancelled when it dies
-        final Counter done = new Counter();                // 1 (+1 while the job runs) until the job ended
-        final AtomicBoolean started = new AtomicBoolean(); // CAS: one load job
-        final AtomicBoolean cleaned = new AtomicBoolean(); // CAS: one cleanup
-        private final AtomicInteger refs = new AtomicInteger();   // unreleased AssetRefs; DEAD once gone
-        final long queuedNanos = System.nanoTime();
-        volatile long startedNanos;                        // timeline stamps: written by the load job
-        volatile long inputNanos;
-        volatile long decodedNanos;
-        volatile long uploadedNanos;
-        volatile long endedNanos;
-        volatile long bytes;
-        IoPool.Pending<byte[]> read;                       // issued by start() before the job is submitted
-        volatile LoadedAsset result;                       // written by the load job before it ends
-        volatile LoadFailure failure;                      // likewise
-        volatile boolean cancelled;
-        volatile boolean loadEnded;                        // load job wrote its last field; see maybeCleanup
-        volatile boolean dead;                             // last reference released
-        Object gpu;                                        // main thread only: the uploaded Texture or Mesh
-        private final List<Watcher> watchers = new ArrayList<>();   // guarded by this
-        private long bytesArrived = -1;                    // guarded by this; -1 until the read completed
-        private boolean finished;                          // guarded by this
-
-        Entry(AssetId id, JobGroup group) {
-            this.id = id;
-            this.group = group;
-            done.add(1);
-        }
-
-        boolean retain() {
-            for (;;) {
-                int r = refs.get();
-                if (r < 0) {
-                    return false;
-                }
-                if (refs.compareAndSet(r, r + 1)) {
-                    return true;
-                }
-            }
-        }
-
-        /** Drops one reference; true if it was the last and the entry is now dead. */
-        boolean release() {
-            for (;;) {
-                int r = refs.get();
-                if (r <= 0) {
-                    return false;                    // already dead (closed): nothing to do
-                }
-                if (refs.compareAndSet(r, r - 1)) {
-                    return r == 1 && refs.compareAndSet(0, DEAD);
-                }
-            }
-        }
-
-        /** Makes the entry dead whatever its count (manager close); true if this call did. */
-        boolean kill() {
-            return refs.getAndSet(DEAD) != DEAD;
-        }
-
-        AssetTimeline timeline() {
-            return new AssetTimeline(id, bytes, queuedNanos, startedNanos, inputNanos, decodedNanos, uploadedNanos,
-                    endedNanos);
-        }
-
-        synchronized void watch(Watcher w) {
-            watchers.add(w);
-            if (bytesArrived >= 0) {
-                w.bytesRead(bytesArrived);
-            }
-            if (finished) {
-                w.finished(this);
-            }
-        }
-
-        synchronized void bytesArrived(long n) {
-            bytes = n;
-            bytesArrived = n;
-            for (Watcher w : watchers) {
-                w.bytesRead(n);
-            }
-        }
-
-        void endLoad() {
-            synchronized (this) {
-                finished = true;
-                for (Watcher w : watchers) {
-                    w.finished(this);
-                }
-            }
-            loadEnded = true;                        // volatile write, then read dead in maybeCleanup
-        }
-
-        @Override
-        public String toString() {
-            return "Entry[" + id + ", refs=" + refs.get() + (loadEnded ? ", ended" : "") + (dead ? ", dead]" : "]");
-        }
     }
 
     /** Settings; see {@link AssetManager#builder}. */

@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *     LoadedTexture t = grass.join();      // in a job: parks until loaded (a placeholder if it failed)
  *     grass.failure().ifPresent(f -> log(f.message()));
  *     ...
- * }                                        // release: the last one frees pixels and GL objects
+ * }                                        // release: the last one frees pixels and GPU objects
  * }</pre>
  *
  * <p>Threading: every method may be called from any thread. {@link #join()} parks a fiber, blocks a
@@ -24,11 +24,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class AssetRef<T extends LoadedAsset> implements AutoCloseable {
     private final AssetManager manager;
-    final AssetManager.Entry entry;
+    final AssetEntry entry;
     private final Class<T> type;
     private final AtomicBoolean released = new AtomicBoolean();
 
-    AssetRef(AssetManager manager, AssetManager.Entry entry, Class<T> type) {
+    AssetRef(AssetManager manager, AssetEntry entry, Class<T> type) {
         this.manager = manager;
         this.entry = entry;
         this.type = type;
@@ -96,7 +96,7 @@ public final class AssetRef<T extends LoadedAsset> implements AutoCloseable {
         return released.get();
     }
 
-    void watch(AssetManager.Watcher w) {
+    void watch(AssetEntry.Watcher w) {
         entry.watch(w);
     }
 

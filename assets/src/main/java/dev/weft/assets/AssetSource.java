@@ -1,6 +1,5 @@
 package dev.weft.assets;
 
-import dev.weft.assets.LevelResources;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URL;

@@ -8,7 +8,7 @@ import java.util.Locale;
  *
  * <pre>
  * queued ──▶ started ──▶ input ready ──▶ decoded ──▶ uploaded ──▶ ended
- *  request    job runs    bytes arrived    PNG/OBJ/BVH   GL upload
+ *  request    job runs    bytes arrived    PNG/OBJ/BVH  GPU upload
  *                         (derived assets: their source mesh loaded)
  * </pre>
  *

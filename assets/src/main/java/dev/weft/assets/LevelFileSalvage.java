@@ -1,8 +1,5 @@
 package dev.weft.assets;
 
-import dev.weft.assets.AssetFormatException;
-import dev.weft.assets.AssetKind;
-import dev.weft.assets.LevelFile;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -5,11 +5,6 @@ import dev.weft.JobFailedException;
 import dev.weft.JobGroup;
 import dev.weft.Jobs;
 import dev.weft.Priority;
-import dev.weft.assets.AssetFormatException;
-import dev.weft.assets.AssetKind;
-import dev.weft.assets.LevelAsset;
-import dev.weft.assets.LevelEntity;
-import dev.weft.assets.LevelFile;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -259,7 +254,7 @@ public final class LevelLoad {
     }
 
     /** Credits one asset to the level's progress and collects its failure and timeline. */
-    private final class Watcher implements AssetManager.Watcher {
+    private final class Watcher implements AssetEntry.Watcher {
         private final String assetName;
         private final long expectedBytes;
         private long credited;                                // the entry's lock serialises our calls
@@ -277,7 +272,7 @@ public final class LevelLoad {
         }
 
         @Override
-        public void finished(AssetManager.Entry e) {
+        public void finished(AssetEntry e) {
             progress.addDone(expectedBytes - credited, 1);
             credited = expectedBytes;
             LoadFailure f = e.failure;

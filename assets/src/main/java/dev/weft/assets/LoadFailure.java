@@ -1,6 +1,5 @@
 package dev.weft.assets;
 
-import dev.weft.assets.AssetFormatException;
 import java.io.IOException;
 import java.util.concurrent.CancellationException;
 

@@ -1,7 +1,5 @@
 package dev.weft.assets;
 
-import dev.weft.assets.CollisionMesh;
-
 /**
  * A collision BVH built from a mesh asset. {@link #isPlaceholder()} when it was built from a placeholder
  * cube because its mesh could not be loaded. Immutable and safe to query from any thread.

@@ -1,7 +1,5 @@
 package dev.weft.assets;
 
-import dev.weft.assets.LevelEntity;
-import dev.weft.assets.LevelFile;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -10,7 +8,7 @@ import java.util.Optional;
 
 /**
  * A loaded level: its assets by the names the level file gives them, and its entities with their assets
- * resolved. Immutable; valid until {@link #close()} (which unloads it: pixels and GL objects are freed
+ * resolved. Immutable; valid until {@link #close()} (which unloads it: pixels and GPU objects are freed
  * for assets no other level holds).
  */
 public final class LoadedLevel implements AutoCloseable {

@@ -1,8 +1,5 @@
 package dev.weft.assets;
 
-import dev.weft.assets.Aabb;
-import dev.weft.assets.MeshData;
-import dev.weft.assets.MeshSource;
 import java.util.Optional;
 
 /**
@@ -12,7 +9,7 @@ import java.util.Optional;
 public final class LoadedMesh implements LoadedAsset {
     private final AssetId id;
     private final MeshData data;      // parsed OBJ, or null for the placeholder cube
-    private final MeshSource source;  // what the renderer uploads: data's buffers, or the cube's
+    private final MeshSource source;  // what the uploader gets: data's buffers, or the cube's
     private final Aabb bounds;
     private final Object gpu;            // null when nothing was uploaded
 

@@ -1,11 +1,9 @@
 package dev.weft.assets;
 
-import dev.weft.assets.TextureData;
-import dev.weft.assets.TextureSource;
 import java.util.Optional;
 
 /**
- * A texture: its size, its GPU texture when the manager uploads (a renderer with GL), and its CPU pixels
+ * A texture: its size, its GPU handle when the manager uploads (through a {@link GpuUploader}), and its CPU pixels
  * until they are freed: right after the upload, or at unload when headless.
  *
  * <p>Threading: immutable except for the CPU pixels, whose {@link TextureData} the manager closes once;

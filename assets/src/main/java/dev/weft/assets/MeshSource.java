@@ -4,7 +4,7 @@ import java.nio.FloatBuffer;
 import java.nio.IntBuffer;
 
 /**
- * CPU-side mesh data for {@link Renderer#uploadMesh}: an indexed triangle list.
+ * CPU-side mesh data for {@link GpuUploader#uploadMesh}: an indexed triangle list.
  *
  * <p>Vertex layout, interleaved, {@value #FLOATS_PER_VERTEX} floats per vertex: position xyz, normal xyz,
  * texture coordinates uv. Indices are unsigned, three per triangle, counter-clockwise front faces. Only

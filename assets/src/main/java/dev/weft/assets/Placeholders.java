@@ -1,10 +1,5 @@
 package dev.weft.assets;
 
-import dev.weft.assets.Aabb;
-import dev.weft.assets.CollisionMesh;
-import dev.weft.assets.MeshSource;
-import dev.weft.assets.ProceduralMeshes;
-import dev.weft.assets.TextureSource;
 import java.nio.ByteBuffer;
 import java.nio.FloatBuffer;
 import java.nio.IntBuffer;

@@ -5,7 +5,7 @@ import java.nio.ByteOrder;
 import java.nio.FloatBuffer;
 import java.nio.IntBuffer;
 
-/** Meshes made in code, for the smoke run and tests. Buffers are GC-managed direct memory. */
+/** Meshes made in code: the placeholder cube, and the demo's procedural levels, smoke run and tests. Buffers are GC-managed direct memory. */
 public final class ProceduralMeshes {
     private ProceduralMeshes() {}
 

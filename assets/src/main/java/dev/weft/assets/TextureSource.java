@@ -3,7 +3,7 @@ package dev.weft.assets;
 import java.nio.ByteBuffer;
 
 /**
- * CPU-side image for {@link Renderer#uploadTexture}: {@code width * height} RGBA8 pixels, row by row.
+ * CPU-side image for {@link GpuUploader#uploadTexture}: {@code width * height} RGBA8 pixels, row by row.
  *
  * <p>Row 0 is sampled at v = 0. Exactly {@code width * height * 4} bytes must remain in {@link #rgba()};
  * its position is left untouched. The asset loader's texture type can implement this or be wrapped

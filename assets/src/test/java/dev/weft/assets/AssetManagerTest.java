@@ -7,9 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weft.JobHandle;
-import dev.weft.JobSystem;
 import dev.weft.Priority;
-import dev.weft.assets.AssetKind;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;

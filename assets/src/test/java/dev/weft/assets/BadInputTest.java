@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.weft.JobSystem;
-import dev.weft.assets.AssetFormatException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;

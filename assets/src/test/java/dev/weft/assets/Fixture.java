@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weft.JobSystem;
-import dev.weft.assets.LevelResources;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

@@ -3,8 +3,6 @@ package dev.weft.assets;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.weft.JobSystem;
-import dev.weft.assets.AssetKind;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;

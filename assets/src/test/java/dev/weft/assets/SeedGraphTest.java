@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weft.JobSystem;
-import dev.weft.assets.AssetKind;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;

@@ -31,7 +31,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Loads a level cold and warm on Weft (this package's loader) and serially on one thread (the same
+ * Loads a level cold and warm on Weft (the dev.weft.assets loader) and serially on one thread (the same
  * read and decode functions called in load order, no job system), and prints the times and the ratio
  * serial / Weft from one run. Run it on a quiet machine:
  *

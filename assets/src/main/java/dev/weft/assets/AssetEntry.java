@@ -1,0 +1,121 @@
+package dev.weft.assets;
+
+import dev.weft.Counter;
+import dev.weft.JobGroup;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * One asset's shared state in an {@link AssetManager}: reference count, load-job stamps, result, and the
+ * GPU handle (main thread only); see the design note in {@code AssetManager}'s class comment.
+ */
+final class AssetEntry {
+    /** Gets told about one entry's progress; called under the entry's lock, so one call at a time. */
+    interface Watcher {
+        void bytesRead(long bytes);
+
+        void finished(AssetEntry e);
+    }
+
+    private static final int DEAD = -1;
+
+    final AssetId id;
+    final JobGroup group;                              // this asset's jobs; cancelled when it dies
+    final Counter done = new Counter();                // 1 (+1 while the job runs) until the job ended
+    final AtomicBoolean started = new AtomicBoolean(); // CAS: one load job
+    final AtomicBoolean cleaned = new AtomicBoolean(); // CAS: one cleanup
+    private final AtomicInteger refs = new AtomicInteger();   // unreleased AssetRefs; DEAD once gone
+    final long queuedNanos = System.nanoTime();
+    volatile long startedNanos;                        // timeline stamps: written by the load job
+    volatile long inputNanos;
+    volatile long decodedNanos;
+    volatile long uploadedNanos;
+    volatile long endedNanos;
+    volatile long bytes;
+    IoPool.Pending<byte[]> read;                       // issued by start() before the job is submitted
+    volatile LoadedAsset result;                       // written by the load job before it ends
+    volatile LoadFailure failure;                      // likewise
+    volatile boolean cancelled;
+    volatile boolean loadEnded;                        // load job wrote its last field; see maybeCleanup
+    volatile boolean dead;                             // last reference released
+    Object gpu;                                        // main thread only: the GpuUploader's handle
+    private final List<Watcher> watchers = new ArrayList<>();   // guarded by this
+    private long bytesArrived = -1;                    // guarded by this; -1 until the read completed
+    private boolean finished;                          // guarded by this
+
+    AssetEntry(AssetId id, JobGroup group) {
+        this.id = id;
+        this.group = group;
+        done.add(1);
+    }
+
+    boolean retain() {
+        for (;;) {
+            int r = refs.get();
+            if (r < 0) {
+                return false;
+            }
+            if (refs.compareAndSet(r, r + 1)) {
+                return true;
+            }
+        }
+    }
+
+    /** Drops one reference; true if it was the last and the entry is now dead. */
+    boolean release() {
+        for (;;) {
+            int r = refs.get();
+            if (r <= 0) {
+                return false;                    // already dead (closed): nothing to do
+            }
+            if (refs.compareAndSet(r, r - 1)) {
+                return r == 1 && refs.compareAndSet(0, DEAD);
+            }
+        }
+    }
+
+    /** Makes the entry dead whatever its count (manager close); true if this call did. */
+    boolean kill() {
+        return refs.getAndSet(DEAD) != DEAD;
+    }
+
+    AssetTimeline timeline() {
+        return new AssetTimeline(id, bytes, queuedNanos, startedNanos, inputNanos, decodedNanos, uploadedNanos,
+                endedNanos);
+    }
+
+    synchronized void watch(Watcher w) {
+        watchers.add(w);
+        if (bytesArrived >= 0) {
+            w.bytesRead(bytesArrived);
+        }
+        if (finished) {
+            w.finished(this);
+        }
+    }
+
+    synchronized void bytesArrived(long n) {
+        bytes = n;
+        bytesArrived = n;
+        for (Watcher w : watchers) {
+            w.bytesRead(n);
+        }
+    }
+
+    void endLoad() {
+        synchronized (this) {
+            finished = true;
+            for (Watcher w : watchers) {
+                w.finished(this);
+            }
+        }
+        loadEnded = true;                        // volatile write, then read dead in maybeCleanup
+    }
+
+    @Override
+    public String toString() {
+        return "AssetEntry[" + id + ", refs=" + refs.get() + (loadEnded ? ", ended" : "") + (dead ? ", dead]" : "]");
+    }
+}
