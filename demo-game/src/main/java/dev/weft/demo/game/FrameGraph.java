@@ -149,10 +149,11 @@ final class FrameGraph {
     }
 
     // Per-worker statistics, one 128-byte stride per worker so workers do not share cache lines.
-    private static final int STRIDE = 16;
-    private static final int RANGES = 0;            // + stage ordinal (3 parallel stages)
-    private static final int ENTITY_UPDATES = 3;
-    private static final int VISIBLE = 4;
+    static final int STRIDE = 16;
+    // Slots follow from FrameStage, so a new stage gets its own range counter instead of overwriting the next field.
+    static final int RANGES = 0;                    // + stage ordinal, one slot per FrameStage
+    static final int ENTITY_UPDATES = RANGES + FrameStage.values().length;
+    static final int VISIBLE = ENTITY_UPDATES + 1;
 
     private final JobSystem jobs;
     private final Entities entities;
@@ -493,7 +494,7 @@ final class FrameGraph {
     long rangesRun() {
         long sum = 0;
         for (int w = 0; w < workerCommands.length; w++) {
-            for (int s = 0; s < 3; s++) {
+            for (int s = 0; s < FrameStage.values().length; s++) {   // MERGE's slot stays 0
                 sum += workerStats[w * STRIDE + RANGES + s];
             }
         }
