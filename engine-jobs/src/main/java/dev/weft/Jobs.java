@@ -1,5 +1,10 @@
 package dev.weft;
 
+import java.util.Objects;
+import java.util.concurrent.Callable;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+
 /**
  * Questions a running job asks about itself.
  *
@@ -52,6 +57,66 @@ public final class Jobs {
             JobNode j = f.currentJob;
             throw new JobCancelledException("job '" + (j == null ? "?" : j.name()) + "' was cancelled");
         }
+    }
+
+    /**
+     * Runs a blocking call (file or socket I/O, a native library that blocks) without holding a worker: in
+     * a job, the call runs on one of the job system's blocking threads (platform threads named
+     * {@code <system>-blocking-N}, made on first use, at most 64 at once, stopped when the job system
+     * terminates) while the job's fiber parks, so the worker runs other jobs meanwhile; the fiber resumes,
+     * on whichever worker is free, with the call's result or the exception it threw (the same instance, an
+     * {@code IOException} stays one). Outside a job it simply runs the call on the calling thread. Weft's
+     * answer to marl's {@code blocking_call} and ForkJoinPool's {@code ManagedBlocker}.
+     *
+     * <pre>{@code
+     * JobHandle<Mesh> mesh = jobs.submit(() -> {
+     *     byte[] obj = Jobs.blocking(() -> Files.readAllBytes(Path.of("rock.obj")));   // fiber parks
+     *     return ObjParser.parse(obj);                                                // back on a worker
+     * });
+     * }</pre>
+     *
+     * <p>If the job is cancelled while it waits ({@link JobHandle#cancel()}, its group's cancel,
+     * {@link JobSystem#shutdownNow()}), the wait ends at once with {@link JobCancelledException}; the call
+     * runs to its end on its thread and its result is dropped. The watchdog reports a long wait here as a
+     * wait on {@code Jobs.blocking(<call>)}; a blocking call made outside {@code Jobs.blocking} is still
+     * reported as a job holding its worker.
+     *
+     * @throws Exception whatever the call threw
+     * @throws JobCancelledException if the job was cancelled while waiting
+     */
+    public static <T> T blocking(Callable<T> call) throws Exception {
+        Objects.requireNonNull(call, "call");
+        Fiber f = Fiber.current();
+        if (f == null) {
+            return call.call();
+        }
+        return await(f.scheduler.blockingPool.executor(), call);
+    }
+
+    /**
+     * {@link #blocking(Callable)} on threads of your choosing: an I/O lane that limits how many reads hit
+     * the disk at once, or a thread that owns a native handle. Outside a job the call runs on the caller.
+     *
+     * @throws RejectedExecutionException if {@code executor} refuses the call (say, it was shut down)
+     */
+    public static <T> T blocking(Executor executor, Callable<T> call) throws Exception {
+        Objects.requireNonNull(executor, "executor");
+        Objects.requireNonNull(call, "call");
+        if (Fiber.current() == null) {
+            return call.call();
+        }
+        return await(executor, call);
+    }
+
+    private static <T> T await(Executor executor, Callable<T> call) throws Exception {
+        BlockingCall<T> blocking = new BlockingCall<>(call);
+        try {
+            executor.execute(blocking);
+        } catch (RejectedExecutionException e) {
+            throw new RejectedExecutionException("Jobs.blocking: " + executor + " refused the call " + call
+                    + " (was it shut down?); the call did not run", e);
+        }
+        return blocking.await();
     }
 
     private static Fiber requireFiber(String call) {

@@ -125,6 +125,7 @@ final class Scheduler {
     private final boolean pinWorkers;   // JobSystem.Builder.pinWorkersToCores; published to workers by Thread.start
     private volatile JobTrace trace;    // the recording in progress, or null (read once per job)
     private volatile int runState;      // RUNNING → CLOSING/STOPPING → TERMINATED
+    final BlockingPool blockingPool;    // Jobs.blocking's platform threads; closed at termination
 
     @SuppressWarnings("unchecked")
     Scheduler(String name, int workerCount, long workerStackBytes, IdleStrategy idleStrategy,
@@ -154,6 +155,7 @@ final class Scheduler {
         this.externalSubmitters = parking.externalSubmitters;
         this.terminated = new CountDownLatch(workerCount);
         this.pinWorkers = pinWorkers;
+        this.blockingPool = new BlockingPool(name);
         for (Worker w : workers) {
             w.thread.start();
         }
@@ -755,6 +757,7 @@ final class Scheduler {
     /** The termination decision (WorkerParking) ends the system: nothing could make new work any more. */
     void markTerminated() {
         RUN_STATE.setVolatile(this, TERMINATED);
+        blockingPool.close();
     }
 
     // ------------------------------------------------------------------ shutdown

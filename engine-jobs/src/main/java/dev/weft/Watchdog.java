@@ -112,8 +112,8 @@ final class Watchdog implements Runnable {
                 long ms = held / 1_000_000L;
                 sink.accept(new WatchdogReport(WatchdogReport.Kind.BLOCKED_WORKER, j.name(), "job '" + j.name()
                         + "' has held worker " + w.index + " for " + ms + " ms without parking: it blocks its "
-                        + "carrier (file or socket I/O, a sleep or native call, a busy loop?). Move blocking "
-                        + "work to an I/O thread and wait for it on a counter.", ms,
+                        + "carrier (file or socket I/O, a sleep or native call, a busy loop?). Wrap the blocking "
+                        + "call in Jobs.blocking(...), which parks the fiber instead.", ms,
                         WatchdogReport.stackOf(f.thread), List.of()));
             }
         }

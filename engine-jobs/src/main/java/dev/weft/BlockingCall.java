@@ -1,0 +1,52 @@
+package dev.weft;
+
+import java.util.concurrent.Callable;
+
+/**
+ * One {@link Jobs#blocking} call in flight: run on a platform thread, awaited by a parked fiber.
+ *
+ * <p>Hand-off: the platform thread writes {@link #result} or {@link #failure} (plain fields) and then
+ * decrements {@link #done}; the decrement is a volatile read-modify-write and the waiter returns from
+ * {@code await} only after a volatile read that sees it, so the plain writes happen-before the waiter's
+ * reads. A waiter cancelled first leaves through {@link JobCancelledException} and never reads them; the
+ * call then runs to its end and its result is dropped with this object.
+ */
+final class BlockingCall<T> implements Runnable {
+    private final Callable<T> call;
+    private final Counter done;
+    private T result;            // written once by the running thread before done's decrement
+    private Throwable failure;   // likewise
+
+    BlockingCall(Callable<T> call) {
+        this.call = call;
+        this.done = new Counter("Jobs.blocking(" + call + ")");
+        this.done.add(1);
+    }
+
+    @Override
+    public void run() {
+        try {
+            result = call.call();
+        } catch (Throwable t) {
+            failure = t;
+        } finally {
+            done.decrement();
+        }
+    }
+
+    /** Parks the calling fiber until the call ended; returns its result or rethrows what it threw, as thrown. */
+    T await() throws Exception {
+        done.await();
+        Throwable t = failure;
+        if (t == null) {
+            return result;
+        }
+        if (t instanceof Exception e) {
+            throw e;
+        }
+        if (t instanceof Error e) {
+            throw e;
+        }
+        throw new IllegalStateException("Jobs.blocking: the call threw a non-Exception Throwable", t);
+    }
+}

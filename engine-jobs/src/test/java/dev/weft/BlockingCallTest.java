@@ -1,0 +1,212 @@
+package dev.weft;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link Jobs#blocking}: a blocking call runs on a platform thread while the job's fiber parks, so it never
+ * holds a worker; the fiber resumes with the result or the exception; cancelling the job abandons the
+ * wait; the watchdog tells a blocking call inside {@code Jobs.blocking} from one outside it.
+ */
+class BlockingCallTest {
+
+    /**
+     * One worker: while a job is blocked in {@code Jobs.blocking}, 100 other jobs still run on that worker.
+     * (Were the call run on the fiber, the worker would be held and none of them could start.)
+     */
+    @Test
+    void aBlockingCallDoesNotHoldTheWorker() throws Exception {
+        Process cat = new ProcessBuilder("cat").start();    // a pipe read holds the carrier until we write
+        try (JobSystem jobs = TestSupport.system(1)) {
+            AtomicReference<Thread> callThread = new AtomicReference<>();
+            JobHandle<Integer> blocked = jobs.submit(() -> Jobs.blocking(() -> {
+                callThread.set(Thread.currentThread());
+                return cat.getInputStream().read();  // the "disk": stuck until the test writes a byte
+            }));
+            try {
+                List<JobHandle<Integer>> others = new ArrayList<>();
+                for (int i = 0; i < 100; i++) {
+                    int n = i;
+                    others.add(jobs.submit(() -> n));
+                }
+                for (int i = 0; i < 100; i++) {
+                    assertEquals(i, others.get(i).join(TestSupport.LONG),
+                            "the blocked job held the only worker");
+                }
+                assertFalse(blocked.isDone());
+            } finally {
+                cat.getOutputStream().write(42);
+                cat.getOutputStream().flush();
+            }
+            assertEquals(42, TestSupport.join(blocked));
+            assertTrue(callThread.get().getName().startsWith(jobs.name() + "-blocking-"),
+                    "the call ran on " + callThread.get());
+            assertFalse(callThread.get().isVirtual());
+        } finally {
+            cat.destroyForcibly();
+        }
+    }
+
+    /** The fiber resumes with the call's result, or with exactly what it threw: checked, unchecked, Error. */
+    @Test
+    void theFiberResumesWithTheResultOrTheSameException() throws Exception {
+        try (JobSystem jobs = TestSupport.system(2)) {
+            assertEquals("bytes", TestSupport.join(jobs.submit(() -> Jobs.blocking(() -> "bytes"))));
+            for (Throwable thrown : List.of(new IOException("rock.obj: no such file"),
+                    new IllegalArgumentException("bad"), new AssertionError("broken"))) {
+                Throwable seen = TestSupport.join(jobs.submit(() -> {
+                    try {
+                        Jobs.blocking(() -> {
+                            if (thrown instanceof Exception e) {
+                                throw e;
+                            }
+                            throw (Error) thrown;
+                        });
+                        return null;
+                    } catch (Exception | Error e) {
+                        return e;
+                    }
+                }));
+                assertSame(thrown, seen);
+            }
+        }
+    }
+
+    /**
+     * Cancelling a job waiting in {@code Jobs.blocking} ends its wait at once with JobCancelledException,
+     * while the call is still stuck; the job system then closes without waiting for the call.
+     */
+    @Test
+    void cancellingTheWaitingJobAbandonsTheWait() throws Exception {
+        CountDownLatch never = new CountDownLatch(1);
+        CountDownLatch inCall = new CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicBoolean callReturned = new java.util.concurrent.atomic.AtomicBoolean();
+        try (JobSystem jobs = TestSupport.system(2)) {
+            JobHandle<Integer> h = jobs.submit(() -> Jobs.blocking(() -> {
+                inCall.countDown();
+                never.await();
+                callReturned.set(true);
+                return 1;
+            }));
+            assertTrue(inCall.await(TestSupport.LONG.toSeconds(), TimeUnit.SECONDS));
+            TestSupport.eventually("the job parked in its wait", () -> jobs.stats().waits() > 0);
+            h.cancel();
+            assertThrows(JobCancelledException.class, () -> h.join(TestSupport.LONG));
+            assertFalse(callReturned.get(), "the call returned: the wait was not abandoned, it finished");
+        }
+        never.countDown();
+    }
+
+    /** Outside a job the call simply runs on the calling thread. */
+    @Test
+    void outsideAJobTheCallRunsOnTheCaller() throws Exception {
+        Thread caller = Thread.currentThread();
+        assertSame(caller, Jobs.blocking(Thread::currentThread));
+        ExecutorService unused = Executors.newSingleThreadExecutor();
+        try {
+            assertSame(caller, Jobs.blocking(unused, Thread::currentThread));
+        } finally {
+            unused.shutdownNow();
+        }
+    }
+
+    /** The given executor runs the call; one that refuses it gives an exception that says so. */
+    @Test
+    void anExecutorOfYourOwnRunsTheCallAndARefusalIsClear() throws Exception {
+        ExecutorService lane = Executors.newSingleThreadExecutor(r -> new Thread(r, "io-lane"));
+        try (JobSystem jobs = TestSupport.system(2)) {
+            assertEquals("io-lane", TestSupport.join(jobs.submit(
+                    () -> Jobs.blocking(lane, () -> Thread.currentThread().getName()))));
+            lane.shutdown();
+            Object refused = TestSupport.join(jobs.submit(() -> {
+                try {
+                    return (Object) Jobs.blocking(lane, () -> "ran");
+                } catch (RejectedExecutionException e) {
+                    return e;
+                }
+            }));
+            assertTrue(refused instanceof RejectedExecutionException
+                    && ((Throwable) refused).getMessage().contains("refused the call"), String.valueOf(refused));
+        } finally {
+            lane.shutdownNow();
+        }
+    }
+
+    /** The blocking threads stop when the job system terminates. */
+    @Test
+    void theBlockingThreadsStopWithTheJobSystem() throws Exception {
+        JobSystem jobs = TestSupport.system(1);
+        AtomicReference<Thread> callThread = new AtomicReference<>();
+        TestSupport.join(jobs.submit(() -> Jobs.blocking(() -> {
+            callThread.set(Thread.currentThread());
+            return null;
+        })));
+        jobs.close();
+        callThread.get().join(TestSupport.LONG.toMillis());
+        assertFalse(callThread.get().isAlive(), callThread.get() + " outlived its job system");
+    }
+
+    /**
+     * The watchdog reports a job parked in {@code Jobs.blocking} as a wait naming the call, not as a held
+     * worker; the same read made directly on the fiber (a pipe read holds the carrier) is a held worker.
+     */
+    @Test
+    void theWatchdogTellsABlockingCallInsideJobsBlockingFromOneOutside() throws Exception {
+        List<WatchdogReport> reports = new CopyOnWriteArrayList<>();
+        Process cat = new ProcessBuilder("cat").start();    // its stdout blocks until we write to its stdin
+        try (JobSystem jobs = JobSystem.builder().workers(1).watchdog(Duration.ofMillis(100), reports::add)
+                .build()) {
+            InputStream pipe = cat.getInputStream();
+            JobHandle<Integer> wrapped = jobs.submit(Priority.NORMAL, "reads wrapped",
+                    () -> Jobs.blocking(new PipeRead(pipe)));
+            TestSupport.eventually(() -> "a LONG_WAIT report naming Jobs.blocking, got " + reports,
+                    () -> has(reports, WatchdogReport.Kind.LONG_WAIT, "reads wrapped", "Jobs.blocking(pipe read)"));
+            cat.getOutputStream().write('a');
+            cat.getOutputStream().flush();
+            assertEquals('a', TestSupport.join(wrapped));
+            assertFalse(has(reports, WatchdogReport.Kind.BLOCKED_WORKER, "reads wrapped", ""), reports.toString());
+
+            JobHandle<Integer> direct = jobs.submit(Priority.NORMAL, "reads directly", () -> pipe.read());
+            TestSupport.eventually(() -> "a BLOCKED_WORKER report, got " + reports,
+                    () -> has(reports, WatchdogReport.Kind.BLOCKED_WORKER, "reads directly", "Jobs.blocking"));
+            cat.getOutputStream().write('b');
+            cat.getOutputStream().flush();
+            assertEquals('b', TestSupport.join(direct));
+        } finally {
+            cat.destroyForcibly();
+        }
+    }
+
+    private record PipeRead(InputStream pipe) implements java.util.concurrent.Callable<Integer> {
+        @Override
+        public Integer call() throws IOException {
+            return pipe.read();
+        }
+
+        @Override
+        public String toString() {
+            return "pipe read";
+        }
+    }
+
+    private static boolean has(List<WatchdogReport> reports, WatchdogReport.Kind kind, String job, String text) {
+        return reports.stream().anyMatch(r -> r.kind() == kind && r.jobName().equals(job) && r.detail().contains(text));
+    }
+}
