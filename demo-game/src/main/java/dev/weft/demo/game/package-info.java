@@ -6,8 +6,9 @@
  *   <li>{@link dev.weft.demo.game.Game}: the loop (design notes at the top of the class);
  *       {@link dev.weft.demo.game.DemoCommand}: its command line, run by {@code dev.weft.demo.DemoMain}.</li>
  *   <li>{@link dev.weft.demo.game.LevelLoading}: what a level loader provides (progress, failures,
- *       timings, the {@link dev.weft.demo.game.Level}); {@link dev.weft.demo.game.ProceduralLevelLoading}
- *       implements it with generated content and fake I/O latency until the real loader lands.</li>
+ *       timings, the {@link dev.weft.demo.game.Level}); {@code dev.weft.demo.loading.PipelineLevelLoading}
+ *       implements it over the {@code dev.weft.assets} library, and
+ *       {@link dev.weft.demo.game.ProceduralLevelLoading} with generated content (tests use it).</li>
  *   <li>{@link dev.weft.demo.game.CollisionWorld}: what entities collide with;
  *       {@link dev.weft.demo.game.BoxCollisionWorld} (ground plane and boxes) and
  *       {@link dev.weft.demo.game.MeshCollisionWorld} (placed {@code CollisionMesh} BVHs).</li>
