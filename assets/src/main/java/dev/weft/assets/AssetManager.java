@@ -14,7 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Supplier;
+import java.util.function.Function;
 
 /**
  * Loads textures, meshes and collision BVHs as Weft jobs, once per asset however often it is requested,
@@ -257,13 +257,12 @@ public final class AssetManager implements AutoCloseable {
     private static final int UPLOAD_PENDING = 0, UPLOAD_TAKEN = 1, UPLOAD_ABANDONED = 2;
 
     /**
-     * Uploads on the main thread and parks until it ran. The main-thread job belongs to the asset's group,
+     * Uploads on the main thread with {@code make} (one call of the uploader) and parks until it ran. The main-thread job belongs to the asset's group,
      * so an asset unloaded meanwhile never uploads. {@code data}, if given, is freed exactly once and never
      * while the main thread reads it: the upload job and this method race on one CAS for it; the job frees
      * it after uploading, or this method frees it if the wait ends first (cancelled) and the job never took it.
      */
-    @SuppressWarnings("unchecked")
-    <G> G upload(AssetEntry e, Supplier<Object> source, TextureData data, boolean texture) {
+    Object upload(AssetEntry e, Function<GpuUploader, Object> make, TextureData data) {
         AtomicInteger handoff = new AtomicInteger(UPLOAD_PENDING);
         JobHandle<Object> h;
         try {
@@ -275,8 +274,7 @@ public final class AssetManager implements AutoCloseable {
                     if (e.dead) {
                         return null;                // unloaded while queued: nothing to make
                     }
-                    Object gpu = texture ? uploader.uploadTexture((TextureSource) source.get())
-                            : uploader.uploadMesh((MeshSource) source.get());
+                    Object gpu = make.apply(uploader);
                     e.gpu = gpu;                    // main thread only; the free job takes it
                     return gpu;
                 } finally {
@@ -288,7 +286,7 @@ public final class AssetManager implements AutoCloseable {
             throw x;
         }
         try {
-            return (G) h.join();
+            return h.join();
         } catch (CancellationException c) {
             if (handoff.compareAndSet(UPLOAD_PENDING, UPLOAD_ABANDONED)) {
                 freeTextureData(data);              // the upload never started and now never will touch it

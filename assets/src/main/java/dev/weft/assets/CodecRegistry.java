@@ -67,9 +67,10 @@ public final class CodecRegistry {
 
     /** Decodes {@code bytes} with the codec for {@code id}; the result must be a {@code type}. */
     <D> D decode(AssetId id, String file, byte[] bytes, Class<D> type) {
-        Object d = codecFor(id, file).decode(file, bytes);
+        AssetCodec<?> codec = codecFor(id, file);
+        Object d = codec.decode(file, bytes);
         if (!type.isInstance(d)) {
-            throw new IllegalStateException(codecFor(id, file) + " returned " + d + ", not a " + type.getSimpleName());
+            throw new IllegalStateException(codec + " returned " + d + ", not a " + type.getSimpleName());
         }
         return type.cast(d);
     }

@@ -4,6 +4,7 @@ import dev.weft.JobFailedException;
 import dev.weft.Jobs;
 import java.util.concurrent.CancellationException;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * The steps of one asset's load job, per kind: await the bytes (parked), decode in the manager's decode
@@ -60,7 +61,7 @@ final class LoadSteps {
         }
         Object gpu;
         try {
-            gpu = m.upload(e, () -> TextureSource.of(data.width(), data.height(), data.rgba()), data, true);
+            gpu = m.upload(e, u -> u.uploadTexture(TextureSource.of(data.width(), data.height(), data.rgba())), data);
         } catch (JobFailedException x) {
             return placeholderTexture(e, LoadFailure.of(e.id.toString(), file, x.getCause(),
                     "upload failed; using the placeholder texture"));
@@ -71,17 +72,17 @@ final class LoadSteps {
 
     private LoadedTexture placeholderTexture(AssetEntry e, LoadFailure failure) {
         TextureSource px = Placeholders.checkerTexture();
-        return new LoadedTexture(e.id, null, px, placeholderUpload(e, failure, px, true));
+        return new LoadedTexture(e.id, null, px, placeholderUpload(e, failure, u -> u.uploadTexture(px)));
     }
 
-    /** Records {@code failure} and uploads the placeholder {@code source} if the manager uploads; the handle or null. */
-    private Object placeholderUpload(AssetEntry e, LoadFailure failure, Object source, boolean texture) {
+    /** Records {@code failure} and uploads the placeholder with {@code make} if the manager uploads; the handle or null. */
+    private Object placeholderUpload(AssetEntry e, LoadFailure failure, Function<GpuUploader, Object> make) {
         e.failure = failure;
         e.decodedNanos = System.nanoTime();
         if (m.uploader == null) {
             return null;
         }
-        Object gpu = m.upload(e, () -> source, null, texture);
+        Object gpu = m.upload(e, make, null);
         e.uploadedNanos = System.nanoTime();
         return gpu;
     }
@@ -100,7 +101,7 @@ final class LoadSteps {
         Object gpu = null;
         if (m.uploader != null) {
             try {
-                gpu = m.upload(e, () -> source, null, false);
+                gpu = m.upload(e, u -> u.uploadMesh(source), null);
             } catch (JobFailedException x) {
                 return placeholderMesh(e, LoadFailure.of(e.id.toString(), file, x.getCause(),
                         "upload failed; using the placeholder cube"));
@@ -112,7 +113,7 @@ final class LoadSteps {
 
     private LoadedMesh placeholderMesh(AssetEntry e, LoadFailure failure) {
         MeshSource cube = Placeholders.unitCube();
-        return new LoadedMesh(e.id, null, cube, Placeholders.unitCubeBounds(), placeholderUpload(e, failure, cube, false));
+        return new LoadedMesh(e.id, null, cube, Placeholders.unitCubeBounds(), placeholderUpload(e, failure, u -> u.uploadMesh(cube)));
     }
 
     /** A dependent job: waits for its mesh (parked), then builds the BVH in the decode lane. */
