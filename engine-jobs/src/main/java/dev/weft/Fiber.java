@@ -104,7 +104,7 @@ final class Fiber implements Executor, Runnable {
             JobNode job = firstJob;
             firstJob = null;
             if (job == null && w.next == null) {   // never overwrite a handoff still waiting for the carrier
-                Object next = scheduler.pollNext(w, true);
+                Object next = scheduler.picker.pollNext(w);
                 if (next instanceof JobNode j) {
                     job = j;
                 } else if (next != null) {
@@ -132,7 +132,7 @@ final class Fiber implements Executor, Runnable {
         }
         idle = true;
         scheduler.fiberIdle();
-        scheduler.idleFibers.offer(this);
+        scheduler.fibers.idleFibers.offer(this);
         while (idle && !retire) {
             LockSupport.park(this);
         }
@@ -140,12 +140,12 @@ final class Fiber implements Executor, Runnable {
     }
 
     private void runTopLevel(JobNode job) {
-        if (!scheduler.admit(job)) {
+        if (!job.admit(scheduler)) {
             return;
         }
         Throwable failure = runBody(job, job.priority);
         FiberSupport.clearThreadLocals(thread);   // the next job on this fiber sees no ThreadLocal of ours
-        scheduler.finish(job, failure);
+        job.finishRun(scheduler, failure);
     }
 
     /**
@@ -154,7 +154,7 @@ final class Fiber implements Executor, Runnable {
      * a BACKGROUND dependency inline must not resume at BACKGROUND (priority inversion).
      */
     private void runNested(JobNode job) {
-        if (!scheduler.admit(job)) {
+        if (!job.admit(scheduler)) {
             return;
         }
         JobNode outer = currentJob;
@@ -166,7 +166,7 @@ final class Fiber implements Executor, Runnable {
         FiberSupport.restoreThreadLocals(thread, outerLocals);
         currentJob = outer;
         readyPriority = outerPriority;
-        scheduler.finish(job, failure);
+        job.finishRun(scheduler, failure);
     }
 
     private Throwable runBody(JobNode job, int queuePriority) {
@@ -176,7 +176,7 @@ final class Fiber implements Executor, Runnable {
         if (cancellable) {
             job.setRunner(this);
         }
-        Object observation = scheduler.isObserved() ? scheduler.jobBegan(job) : null;
+        Object observation = scheduler.observation.isObserved() ? scheduler.observation.jobBegan(job) : null;
         try {
             job.execute();
             return null;
@@ -184,7 +184,7 @@ final class Fiber implements Executor, Runnable {
             return t;
         } finally {
             if (observation != null) {
-                scheduler.jobEnded(job, observation);
+                scheduler.observation.jobEnded(job, observation);
             }
             if (cancellable) {
                 job.setRunner(null);
@@ -233,17 +233,17 @@ final class Fiber implements Executor, Runnable {
 
     void beginWait(WaitNode node) {
         waitNode = node;                    // volatile: ordered before our re-check of cancellation
-        scheduler.fiberParking(this);
-        if (scheduler.isObserved()) {
-            parkObservation = scheduler.fiberParked(this, node.counter);
+        scheduler.fibers.fiberParking(this);
+        if (scheduler.observation.isObserved()) {
+            parkObservation = scheduler.observation.fiberParked(this, node.counter);
         }
     }
 
     void endWait() {
         waitNode = null;
-        scheduler.fiberResumed(this);
+        scheduler.fibers.fiberResumed(this);
         if (parkObservation != null) {
-            scheduler.fiberUnparked(this, parkObservation);
+            scheduler.observation.fiberUnparked(this, parkObservation);
             parkObservation = null;
         }
     }

@@ -42,7 +42,7 @@ public final class JobGroup {
     /** Cancels every job of the group; see the class comment for what that means for each job. */
     public void cancel() {
         cancelled = true;                    // volatile write, then read the fibers' waits (Dekker with beginWait)
-        scheduler.cancelWaitsOf(this);
+        scheduler.fibers.cancelWaitsOf(this);
     }
 
     /** Runs {@code job} in this group at NORMAL priority. */

@@ -141,7 +141,7 @@ public final class JobHandle<T> extends JobNode {
      */
     public boolean cancel() {
         if (tryCancel()) {
-            Scheduler.completeCancelled(scheduler, this);   // we won the CAS: complete it, once
+            completeCancelled(scheduler);   // we won the CAS: complete it, once
             return true;
         }
         if (state() == RUNNING) {
@@ -203,7 +203,7 @@ public final class JobHandle<T> extends JobNode {
         if (f != null) {
             completeFuture(f);
         }
-        Scheduler.completeCounter(this, counter, failure);
+        completeCounter(failure);
     }
 
     @Override

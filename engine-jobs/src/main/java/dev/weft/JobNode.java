@@ -117,4 +117,83 @@ abstract class JobNode {
         JobGroup g = group;
         return (boolean) CANCEL_REQUESTED.getVolatile(this) || (g != null && g.isCancelled());
     }
+
+    // ------------------------------------------------------------------ starting and completing
+
+    /**
+     * Decides at start whether this job runs (true) or is cancelled (completed, counted). A job a worker
+     * has taken out of a queue starts even after shutdownNow(), with {@link Jobs#isCancelled()} true:
+     * taking it (pop, steal or poll) is exclusive with shutdownNow's drain, so every job either is in the
+     * list shutdownNow returns or ran — none is cancelled after that list was made and missing from it.
+     */
+    final boolean admit(Scheduler s) {
+        if (isCancellationRequested()) {
+            cancelBeforeStart(s);
+            return false;
+        }
+        return tryStart();                 // false: its handle's cancel() won and completed it
+    }
+
+    /**
+     * This job ended after running, on the current thread (a fiber, a worker's carrier, or the main
+     * thread): count it, complete it, recycle it.
+     */
+    final void finishRun(Scheduler s, Throwable failure) {
+        Worker ran = Worker.current(s);
+        if (ran != null) {
+            ran.count(Worker.JOBS_RUN);
+        }
+        markDone();
+        // A job that ends by throwing JobCancelledException after being asked to stop honoured the
+        // cancellation: it completes as cancelled, not failed (its counter records no failure).
+        boolean honouredCancel = failure instanceof JobCancelledException
+                && (isCancellationRequested() || s.isStopping());
+        try {
+            complete(honouredCancel ? null : failure, honouredCancel);
+        } catch (RuntimeException misuse) {
+            s.uncaughtFailureHandler.accept(name(), misuse);   // e.g. a counter decremented below zero
+        }
+        // complete() ran user code (the uncaught-failure handler, CompletableFuture dependents), which may
+        // have parked this fiber and resumed it on another worker: the free list the node goes to is the
+        // one of the worker we are on now, never the one we started on (its owner may be using it).
+        Worker now = Worker.current(s);
+        if (now != null) {
+            recycle(now);
+        }
+    }
+
+    /** NEW → CANCELLED, if this call wins the CAS: complete the job as cancelled and report it. */
+    final void cancelBeforeStart(Scheduler s) {
+        if (tryCancel()) {
+            completeCancelled(s);
+        }
+    }
+
+    /**
+     * Completes this job after the caller won its NEW → CANCELLED CAS: exactly once per job, so a node
+     * cancelled through its handle and later found in a queue (by a worker, a group cancel or
+     * shutdownNow) is not completed again — its CAS fails there.
+     */
+    final void completeCancelled(Scheduler s) {
+        if (s != null) {
+            s.reportCancelled(this);           // first: whoever sees the counter at zero finds it counted
+        }
+        complete(null, true);
+    }
+
+    /** Completes this job's counter; a failure nobody can observe goes to the uncaught-failure handler. */
+    final void completeCounter(Throwable failure) {
+        Counter c = counter;
+        if (c != null) {
+            c.jobEnded(this, failure);
+        } else if (failure != null && !(this instanceof JobHandle) && !(failure instanceof JobCancelledException)) {
+            Fiber f = Fiber.current();
+            Scheduler s = f != null ? f.scheduler : null;
+            if (s != null) {
+                s.uncaughtFailureHandler.accept(name(), failure);
+            } else {
+                System.err.println("weft: job '" + name() + "' failed and nobody waits for it: " + failure);
+            }
+        }
+    }
 }

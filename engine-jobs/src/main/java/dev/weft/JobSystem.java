@@ -29,9 +29,6 @@ import java.util.function.BiConsumer;
  * {@link #create()} and {@link Builder#build()} throw an {@link IllegalStateException} that says so.
  */
 public final class JobSystem implements AutoCloseable {
-    /** Every this-many scans for work, a worker looks at BACKGROUND first (see {@link Priority}). */
-    public static final int STARVATION_INTERVAL = 64;
-
     /** Default stack size of a worker thread; fibers mount on it, so it bounds a job's recursion depth. */
     public static final long DEFAULT_WORKER_STACK_BYTES = 64L << 20;
 
@@ -230,7 +227,7 @@ public final class JobSystem implements AutoCloseable {
      * {@code eventsPerWorker} events per worker; see {@link JobTrace}. One recording at a time.
      */
     public JobTrace startTrace(int eventsPerWorker) {
-        return scheduler.startTrace(eventsPerWorker);
+        return scheduler.observation.startTrace(eventsPerWorker);
     }
 
     /**
@@ -238,7 +235,7 @@ public final class JobSystem implements AutoCloseable {
      * snapshot: cheap enough to call when a frame overruns badly.
      */
     public List<WaitCycle> findWaitCycles() {
-        return WaitCycle.find(scheduler.fibers());
+        return WaitCycle.find(scheduler.fibers.all());
     }
 
     /** A snapshot of per-worker and fiber statistics. */

@@ -14,7 +14,7 @@ import java.util.List;
  * @param fibersParked       fibers parked in a wait right now
  * @param jobsCancelledElsewhere jobs cancelled by threads that are not workers (cancel(), shutdownNow())
  */
-public record JobSystemStats(List<Worker> workers, long mainThreadJobsRun, long fibersCreated,
+public record JobSystemStats(List<WorkerStats> workers, long mainThreadJobsRun, long fibersCreated,
                              long fibersAlive, long fibersParked, long jobsCancelledElsewhere) {
 
     /**
@@ -31,39 +31,39 @@ public record JobSystemStats(List<Worker> workers, long mainThreadJobsRun, long 
      * @param idleNanos     time spent parked
      * @param fibersCreated fibers this worker created
      */
-    public record Worker(long jobsRun, long jobsCancelled, long stealAttempts, long steals, long waits,
+    public record WorkerStats(long jobsRun, long jobsCancelled, long stealAttempts, long steals, long waits,
                          long idleParks, long idleNanos, long fibersCreated) {
     }
 
     static JobSystemStats of(long[][] perWorker, long mainRun, long cancelledElsewhere, long created,
                              long alive, long parked) {
-        List<Worker> ws = new java.util.ArrayList<>();
+        List<WorkerStats> ws = new java.util.ArrayList<>();
         for (long[] s : perWorker) {
-            ws.add(new Worker(s[dev.weft.Worker.JOBS_RUN], s[dev.weft.Worker.JOBS_CANCELLED],
-                    s[dev.weft.Worker.STEAL_ATTEMPTS], s[dev.weft.Worker.STEALS], s[dev.weft.Worker.WAITS],
-                    s[dev.weft.Worker.IDLE_PARKS], s[dev.weft.Worker.IDLE_NANOS],
-                    s[dev.weft.Worker.FIBERS_CREATED]));
+            ws.add(new WorkerStats(s[Worker.JOBS_RUN], s[Worker.JOBS_CANCELLED],
+                    s[Worker.STEAL_ATTEMPTS], s[Worker.STEALS], s[Worker.WAITS],
+                    s[Worker.IDLE_PARKS], s[Worker.IDLE_NANOS],
+                    s[Worker.FIBERS_CREATED]));
         }
         return new JobSystemStats(List.copyOf(ws), mainRun, created, alive, parked, cancelledElsewhere);
     }
 
     /** Jobs run on workers, all workers together (main-thread jobs not included). */
     public long jobsRun() {
-        return workers.stream().mapToLong(Worker::jobsRun).sum();
+        return workers.stream().mapToLong(WorkerStats::jobsRun).sum();
     }
 
     /** Jobs cancelled before they started, everywhere. */
     public long jobsCancelled() {
-        return workers.stream().mapToLong(Worker::jobsCancelled).sum() + jobsCancelledElsewhere;
+        return workers.stream().mapToLong(WorkerStats::jobsCancelled).sum() + jobsCancelledElsewhere;
     }
 
     /** Successful steals, all workers together. */
     public long steals() {
-        return workers.stream().mapToLong(Worker::steals).sum();
+        return workers.stream().mapToLong(WorkerStats::steals).sum();
     }
 
     /** Waits that parked a fiber, all workers together. */
     public long waits() {
-        return workers.stream().mapToLong(Worker::waits).sum();
+        return workers.stream().mapToLong(WorkerStats::waits).sum();
     }
 }

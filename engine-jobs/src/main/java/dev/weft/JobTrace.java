@@ -53,7 +53,7 @@ public final class JobTrace {
     public JobTrace stop() {
         if (stopNanos == 0) {
             stopNanos = System.nanoTime();
-            scheduler.stopTrace(this);
+            scheduler.observation.stopTrace(this);
         }
         return this;
     }

@@ -147,14 +147,14 @@ final class MainThreadMailbox {
 
     /**
      * shutdownNow, on any thread: cancels every queued main-thread job (each completes cancelled and is
-     * reported by {@link Scheduler#completeCancelled}). The owner may run some concurrently: the consumer
+     * reported by {@link JobNode#completeCancelled}). The owner may run some concurrently: the consumer
      * turn gives each job to one of us.
      */
     void cancelQueued() {
         JobHandle<?> j;
         while ((j = queue.poll()) != null || !queue.isEmpty()) {   // null: the owner holds the turn
             if (j != null) {
-                Scheduler.cancelledBeforeStart(scheduler, j);
+                j.cancelBeforeStart(scheduler);
             } else {
                 Thread.onSpinWait();
             }
@@ -174,13 +174,13 @@ final class MainThreadMailbox {
     }
 
     private void runOne(JobHandle<?> j) {
-        if (!scheduler.admit(j)) {
+        if (!j.admit(scheduler)) {
             return;
         }
         JobHandle<?> outer = RUNNING.get();
         RUNNING.set(j);
         Throwable failure = null;
-        Object observation = scheduler.isObserved() ? scheduler.jobBegan(j) : null;
+        Object observation = scheduler.observation.isObserved() ? scheduler.observation.jobBegan(j) : null;
         try {
             j.execute();
         } catch (Throwable t) {
@@ -188,11 +188,11 @@ final class MainThreadMailbox {
         } finally {
             RUNNING.set(outer);
             if (observation != null) {
-                scheduler.jobEnded(j, observation);
+                scheduler.observation.jobEnded(j, observation);
             }
         }
         jobsRun++;
-        scheduler.finish(j, failure);
+        j.finishRun(scheduler, failure);
     }
 
     private void checkOwner() {

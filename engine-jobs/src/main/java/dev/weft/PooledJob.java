@@ -23,8 +23,7 @@ final class PooledJob extends JobNode {
 
     @Override
     void complete(Throwable failure, boolean cancelled) {
-        Counter c = counter;
-        Scheduler.completeCounter(this, c, failure);
+        completeCounter(failure);
     }
 
     @Override

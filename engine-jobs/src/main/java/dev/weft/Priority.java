@@ -5,9 +5,9 @@ package dev.weft;
  * {@link #BACKGROUND}, in their own queues and when stealing; within one priority, fibers that became
  * ready again are resumed before new jobs start.
  *
- * <p>Starvation bound: every {@value JobSystem#STARVATION_INTERVAL}th time a worker looks for work it
+ * <p>Starvation bound: every 64th time a worker looks for work it
  * starts at a lower priority instead of FRAME — NORMAL and BACKGROUND take turns — so while a priority
- * has queued work, each worker gives it at least one pick in 2 × {@value JobSystem#STARVATION_INTERVAL}
+ * has queued work, each worker gives it at least one pick in 2 × 64
  * (128) looks, however much work of the other two priorities keeps arriving.
  */
 public enum Priority {

@@ -35,7 +35,7 @@ final class RangeNode extends JobNode {
 
     @Override
     void complete(Throwable failure, boolean cancelled) {
-        Scheduler.completeCounter(this, counter, failure);
+        completeCounter(failure);
     }
 
     @Override

@@ -66,7 +66,7 @@ final class Watchdog implements Runnable {
     void check(long now) {
         boolean longWait = false;
         reportedWaits.removeIf(n -> !n.isWaiting());
-        for (Fiber f : scheduler.fibers()) {
+        for (Fiber f : scheduler.fibers.all()) {
             WaitNode n = f.waitNode;
             if (n == null || !n.isWaiting() || now - n.sinceNanos < thresholdNanos || reportedWaits.contains(n)) {
                 continue;
@@ -81,7 +81,7 @@ final class Watchdog implements Runnable {
                     WatchdogReport.stackOf(f.thread), List.of()));
         }
         if (longWait) {
-            for (WaitCycle c : WaitCycle.find(scheduler.fibers())) {
+            for (WaitCycle c : WaitCycle.find(scheduler.fibers.all())) {
                 String signature = c.entries().stream().map(e -> e.job() + "->" + e.waitsOn()).sorted().toList()
                         .toString();
                 if (!reportedCycles.add(signature)) {
@@ -133,7 +133,7 @@ final class Watchdog implements Runnable {
                 mounted.add(f);
             }
         }
-        for (Fiber f : scheduler.fibers()) {
+        for (Fiber f : scheduler.fibers.all()) {
             JobNode j = f.currentJob;
             Thread.State st = j != null && f.waitNode == null && !mounted.contains(f) ? f.thread.getState() : null;
             boolean elsewhere = st == Thread.State.WAITING || st == Thread.State.TIMED_WAITING

@@ -178,13 +178,13 @@ final class Worker extends WorkerLayout.PadAfterParkState {
                     if (scheduler.isTerminated()) {
                         break;
                     }
-                    item = scheduler.pollNext(this, false);
+                    item = scheduler.picker.pollNext(this);
                     if (item == null) {
                         scheduler.idle(this);
                         continue;
                     }
                     if (item instanceof JobNode job) {
-                        scheduler.startOnFiber(this, job);   // sets next to the fiber, or handles a dry pool
+                        scheduler.fibers.startOnFiber(this, job);   // sets next to the fiber, or handles a dry pool
                         continue;
                     }
                 }
@@ -195,7 +195,7 @@ final class Worker extends WorkerLayout.PadAfterParkState {
                 }
             }
         } finally {
-            scheduler.retireIdleFibers(this);
+            scheduler.fibers.retireIdleFibers(this);
             scheduler.workerExited(this);
         }
     }

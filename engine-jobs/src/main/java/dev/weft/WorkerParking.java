@@ -106,7 +106,7 @@ class WorkerParking extends WorkerParkingPadTail {
         IdleStrategy s = idleStrategy;
         Scheduler sc = scheduler;
         if (w.exhaustedSinceNanos != 0) {
-            if (sc.idleFibers.isEmpty() && hasVisibleWork()) {
+            if (sc.fibers.idleFibers.isEmpty() && hasVisibleWork()) {
                 LockSupport.parkNanos(this, 100_000L);   // a dry bounded pool: poll for freed fibers,
                 w.retryDryPool = true;                   // then try once more to start a new job
                 return;
@@ -266,7 +266,7 @@ class WorkerParking extends WorkerParkingPadTail {
     }
 
     boolean hasVisibleWork() {
-        return scheduler.hasVisibleWork();
+        return scheduler.picker.hasVisibleWork();
     }
 
     int runState() {

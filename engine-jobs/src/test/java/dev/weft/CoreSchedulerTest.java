@@ -154,7 +154,7 @@ class CoreSchedulerTest {
             }
             JobSystemStats s = jobs.stats();
             assertEquals(n, s.steals(), "every child was stolen: " + s);
-            long attempts = s.workers().stream().mapToLong(JobSystemStats.Worker::stealAttempts).sum();
+            long attempts = s.workers().stream().mapToLong(JobSystemStats.WorkerStats::stealAttempts).sum();
             assertTrue(attempts < n, "batches: " + attempts + " steal visits for " + n + " stolen jobs");
             System.out.printf("batch steals: %d jobs stolen in %d visits%n", s.steals(), attempts);
         }
@@ -438,7 +438,7 @@ class CoreSchedulerTest {
             await(background);
             await(frames);
             int before = frameJobsBeforeBackground.get();
-            assertTrue(before >= 0 && before <= JobSystem.STARVATION_INTERVAL * 2 * workers + 8,
+            assertTrue(before >= 0 && before <= WorkPicker.STARVATION_INTERVAL * 2 * workers + 8,
                     "background job waited for " + before + " frame jobs");
         }
     }

@@ -117,7 +117,7 @@ class FaultInjectionTest {
                     int thisRound = round;
                     TestSupport.eventually(() -> "the deep job parked on the gate; round " + thisRound + ", " + bad + ", "
                             + jobs.stats() + ", fibers " + TestSupport.fiberStates(jobs),
-                            () -> jobs.schedulerForTests().fibers()
+                            () -> jobs.schedulerForTests().fibers.all()
                             .stream().anyMatch(f -> f.waitNode != null && f.waitNode.counter == gate));
                 }
                 gate.decrement();

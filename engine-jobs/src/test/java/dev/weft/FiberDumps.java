@@ -15,7 +15,7 @@ final class FiberDumps {
         }
         StringBuilder sb = new StringBuilder("---- " + jobs + ": " + schedulerState(jobs.schedulerForTests()) + "\n"
                 + jobs.stats() + "\n---- fibers of " + jobs + " ----\n");
-        for (Fiber f : jobs.schedulerForTests().fibers()) {
+        for (Fiber f : jobs.schedulerForTests().fibers.all()) {
             Thread t = f.thread;
             if (!t.isAlive()) {
                 continue;
@@ -37,7 +37,7 @@ final class FiberDumps {
     /** The scheduler's private shutdown and parking state, read reflectively (for hang reports only). */
     static String schedulerState(Scheduler s) {
         StringBuilder sb = new StringBuilder();
-        for (String field : new String[] {"runState", "parking", "parkedFibers", "fiberCount"}) {
+        for (String field : new String[] {"runState", "parking"}) {
             try {
                 java.lang.reflect.Field f = Scheduler.class.getDeclaredField(field);
                 f.setAccessible(true);
@@ -46,10 +46,11 @@ final class FiberDumps {
                 sb.append(field).append("=? ");
             }
         }
+        sb.append(s.fibers).append(' ');
         for (Worker w : s.workers) {
             sb.append("worker").append(w.index).append(".parkState=").append(w.parkState).append(' ');
         }
-        sb.append("hasVisibleWork=").append(s.hasVisibleWork());
+        sb.append("hasVisibleWork=").append(s.picker.hasVisibleWork());
         return sb.toString();
     }
 }

@@ -555,7 +555,7 @@ class LifecycleTest {
             return true;
         });
         assertEquals(java.util.Collections.nCopies(threads.size(), 0L),
-                jobs.stats().workers().stream().map(JobSystemStats.Worker::idleParks).toList(),
+                jobs.stats().workers().stream().map(JobSystemStats.WorkerStats::idleParks).toList(),
                 what + ": idle parks while running (a strategy that never parks parked): " + jobs.stats());
     }
 }

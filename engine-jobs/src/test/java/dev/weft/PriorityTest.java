@@ -40,11 +40,11 @@ class PriorityTest {
             }
             TestSupport.await(chains);
             long frame = ran.get(Priority.FRAME.ordinal());
-            long bound = frame / (2L * JobSystem.STARVATION_INTERVAL) - 1;
+            long bound = frame / (2L * WorkPicker.STARVATION_INTERVAL) - 1;
             for (Priority p : List.of(Priority.NORMAL, Priority.BACKGROUND)) {
                 long picks = ran.get(p.ordinal());
                 assertTrue(picks >= bound, p + " ran " + picks + " times against " + frame + " FRAME jobs: "
-                        + "fewer than one in " + 2 * JobSystem.STARVATION_INTERVAL + " picks (bound " + bound + ")");
+                        + "fewer than one in " + 2 * WorkPicker.STARVATION_INTERVAL + " picks (bound " + bound + ")");
             }
         }
     }

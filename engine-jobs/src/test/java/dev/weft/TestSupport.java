@@ -69,7 +69,7 @@ final class TestSupport {
 
     /** Each fiber's thread state, job and wait, read without suspending it (for failure messages). */
     static String fiberStates(JobSystem jobs) {
-        return jobs.schedulerForTests().fibers().stream().map(f -> {
+        return jobs.schedulerForTests().fibers.all().stream().map(f -> {
             JobNode j = f.currentJob;
             WaitNode n = f.waitNode;
             return f.thread.getName() + " " + f.thread.getState() + " job=" + (j != null ? j.name() : "-")

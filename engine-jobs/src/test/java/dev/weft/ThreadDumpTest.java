@@ -142,7 +142,7 @@ class ThreadDumpTest {
 
         // With the Thread object in hand (the watchdog, FiberDumps), the job's frames are there.
         List<String> fiberStacks = new ArrayList<>();
-        for (Fiber f : jobs.schedulerForTests().fibers()) {
+        for (Fiber f : jobs.schedulerForTests().fibers.all()) {
             for (StackTraceElement e : f.thread.getStackTrace()) {
                 fiberStacks.add(e.getMethodName());
             }

@@ -1,0 +1,162 @@
+package dev.weft;
+
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.jctools.queues.MpmcUnboundedXaddArrayQueue;
+
+/**
+ * The job system's fibers: the idle pool a worker takes one from to start a job, the bound of
+ * {@link FiberPoolPolicy}, every fiber ever made (for the watchdog, group cancels and shutdownNow), and
+ * the count of fibers parked in a {@link Counter} wait.
+ *
+ * <p>A fiber runs job after job inline, so a job that never waits costs no thread creation and no park.
+ * When a job waits, its fiber parks and the worker's carrier loop mounts a ready fiber or takes an idle
+ * one from {@link #idleFibers} (MPMC: a fiber returns itself from whichever worker it finished on) to go
+ * on with new jobs.
+ */
+final class FiberPool {
+    final MpmcUnboundedXaddArrayQueue<Fiber> idleFibers = new MpmcUnboundedXaddArrayQueue<>(64);
+    private final Set<Fiber> allFibers = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger fiberCount = new AtomicInteger();
+    private final AtomicInteger parkedFibers = new AtomicInteger();      // fibers inside a Counter wait (wait path only)
+    private final AtomicLong fiberIds = new AtomicLong();
+    private final Scheduler scheduler;
+    private final FiberPoolPolicy policy;
+    private final AtomicInteger busyFibers;    // WorkerParking.busyFibers: counted before a fiber can run
+
+    FiberPool(Scheduler scheduler, FiberPoolPolicy policy, AtomicInteger busyFibers) {
+        this.scheduler = scheduler;
+        this.policy = policy;
+        this.busyFibers = busyFibers;
+    }
+
+    /** Carrier side: start {@code job} on a pooled (or new) fiber, which becomes {@code w.next}. */
+    void startOnFiber(Worker w, JobNode job) {
+        Fiber f = idleFibers.poll();
+        if (f == null) {
+            f = newFiber(w);
+            if (f == null) {
+                onPoolDry(w, job);
+                return;
+            }
+        }
+        w.exhaustedSinceNanos = 0;
+        busyFibers.incrementAndGet();      // before the fiber can run: see WorkerParking.decide
+        f.firstJob = job;                  // published to the fiber by resumeOn's unpark (or start)
+        f.resumeOn(w);
+    }
+
+    private Fiber newFiber(Worker w) {
+        int max = policy.maxFibers();
+        for (;;) {
+            int c = fiberCount.get();
+            if (c >= max) {
+                return null;
+            }
+            if (fiberCount.compareAndSet(c, c + 1)) {
+                break;
+            }
+        }
+        Fiber f = new Fiber(scheduler, scheduler.name() + "-fiber-" + fiberIds.incrementAndGet());
+        allFibers.add(f);
+        w.count(Worker.FIBERS_CREATED);
+        return f;
+    }
+
+    private void onPoolDry(Worker w, JobNode job) {
+        long now = System.nanoTime();
+        if (w.exhaustedSinceNanos == 0) {
+            w.exhaustedSinceNanos = now;
+        }
+        if (now - w.exhaustedSinceNanos >= policy.exhaustionTimeout().toNanos()) {
+            if (job.tryStart()) {
+                job.finishRun(scheduler, new FiberPoolExhaustedException("job '" + job.name() + "' could not "
+                        + "start: all " + policy.maxFibers() + " fibers of job system '" + scheduler.name()
+                        + "' have been parked in waits for " + policy.exhaustionTimeout().toMillis() + " ms, "
+                        + "each waiting on work that needs a fiber to start. Raise FiberPoolPolicy.bounded(n) "
+                        + "or use FiberPoolPolicy.growable()."));
+            }
+            return;
+        }
+        if (w.jobs[job.priority].push(job)) {
+            scheduler.signalWork();
+        }
+    }
+
+    /** At worker exit: end every idle fiber (each runs to its end on this carrier). */
+    void retireIdleFibers(Worker w) {
+        Fiber f;
+        while ((f = idleFibers.poll()) != null) {
+            f.retire = true;
+            f.resumeOn(w);
+            Object item = w.next;
+            w.next = null;
+            if (item instanceof Fiber ready) {
+                w.mounted = ready;
+                try {
+                    ready.continuation().run();
+                } finally {
+                    w.mounted = null;
+                }
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ fibers in waits
+
+    void fiberParking(Fiber f) {
+        parkedFibers.incrementAndGet();
+        Worker w = Worker.current(scheduler);
+        if (w != null) {
+            w.count(Worker.WAITS);
+        }
+        if (scheduler.isStopping()) {
+            f.cancelWait();
+        }
+    }
+
+    void fiberResumed(Fiber f) {
+        parkedFibers.decrementAndGet();
+    }
+
+    void cancelWaitsOf(JobGroup g) {
+        for (Fiber f : allFibers) {
+            WaitNode n = f.waitNode;
+            JobNode waiting = n != null ? n.job : null;   // read once: the waiter clears it when done
+            if (waiting != null && waiting.group == g) {
+                n.cancel();                    // the waiting job's own group decides, as for handles
+            }
+        }
+    }
+
+    /** shutdownNow: every parked wait throws JobCancelledException (runState was written first). */
+    void cancelAllWaits() {
+        for (Fiber f : allFibers) {
+            f.cancelWait();
+        }
+    }
+
+    /** For tests and the watchdog: every fiber ever made (live or retired). */
+    Set<Fiber> all() {
+        return allFibers;
+    }
+
+    int created() {
+        return fiberCount.get();
+    }
+
+    long alive() {
+        return allFibers.stream().filter(f -> f.thread.isAlive()).count();
+    }
+
+    int parked() {
+        return parkedFibers.get();
+    }
+
+    @Override
+    public String toString() {
+        return "FiberPool[created=" + fiberCount + ", parked=" + parkedFibers + "]";
+    }
+}

@@ -1,0 +1,219 @@
+package dev.weft;
+
+import dev.weft.internal.InjectionQueue;
+import dev.weft.internal.WorkStealingDeque;
+
+/**
+ * Where queued work waits and how a worker picks it: the one place for scheduling policy (scan order,
+ * the starvation bound, victim choice, steal batching), so a policy change or an A/B test touches this
+ * file only.
+ *
+ * <p>Each {@link Worker} owns, per priority, a Chase–Lev deque of new jobs and one of ready fibers
+ * ({@link WorkStealingDeque}): the owner pushes and pops at the bottom (LIFO: the freshest, cache-warm
+ * child first), thieves steal at the top (FIFO: the oldest, usually largest, piece). Work from threads
+ * that are not workers enters through the per-priority {@link InjectionQueue}s here (JCTools MPSC with
+ * a one-consumer-at-a-time turn).
+ *
+ * <p>{@link #pollNext} scans priorities from FRAME to BACKGROUND; within one priority: own ready fibers,
+ * own new jobs, injected ready fibers, injected jobs (a batch moves into the own deque, where others can
+ * steal it), then stealing — ready fibers first — from the other workers, starting at a random victim
+ * (per-worker xorshift) and visiting each once. Every {@link #STARVATION_INTERVAL}th scan starts at
+ * NORMAL or BACKGROUND in turn instead ({@link #firstPriorityToScan}).
+ *
+ * <p>Every method that takes a {@code Worker} runs on that worker's thread (its carrier or a fiber
+ * mounted on it); the injection queues and steals are the only cross-thread paths.
+ */
+final class WorkPicker {
+    /** Every this-many scans for work, a worker starts at a lower priority (see {@link Priority}). */
+    static final int STARVATION_INTERVAL = 64;
+    private static final int INJECTED_BATCH = 32;
+    /** Most jobs one visit to a victim takes: the first steal plus up to this minus one more (1: one per visit, for A/B). */
+    static final int STEAL_BATCH = Integer.getInteger("weft.internal.stealBatch", 8);
+
+    private final Worker[] workers;
+    final InjectionQueue<JobNode>[] injectedJobs;     // offered by outside submitters, drained by workers
+    final InjectionQueue<Object>[] injectedReady;     // fibers woken from outside the workers
+    private final WorkerParking parking;
+    private final Observation observation;
+
+    @SuppressWarnings("unchecked")
+    WorkPicker(Worker[] workers, WorkerParking parking, Observation observation) {
+        this.workers = workers;
+        this.parking = parking;
+        this.observation = observation;
+        this.injectedJobs = new InjectionQueue[Priority.COUNT];
+        this.injectedReady = new InjectionQueue[Priority.COUNT];
+        for (int p = 0; p < Priority.COUNT; p++) {
+            injectedJobs[p] = new InjectionQueue<>();
+            injectedReady[p] = new InjectionQueue<>();
+        }
+    }
+
+    /** A fiber (or foreign continuation) became runnable: queue it on this worker, or inject it. */
+    void enqueueReady(Worker current, Object item, int priority) {
+        if (current != null) {
+            if (current.ready[priority].push(item)) {
+                parking.signalWork();
+            }
+        } else {
+            injectedReady[priority].offer(item);
+            parking.signalWork();
+        }
+    }
+
+    /**
+     * The next thing for worker {@code w} to do: a {@link JobNode} to start, or a ready {@link Fiber}
+     * (or foreign continuation) to mount; null if nothing was found. Owner thread of {@code w} only.
+     */
+    Object pollNext(Worker w) {
+        int first = firstPriorityToScan(++w.pollCount);
+        boolean readyOnly = w.exhaustedSinceNanos != 0 && !w.retryDryPool;
+        w.retryDryPool = false;
+        for (int i = 0; i < Priority.COUNT; i++) {
+            int p = (first + i) % Priority.COUNT;
+            Object x = pollPriority(w, p, readyOnly);
+            if (x != null) {
+                return x;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The starvation bound. Most scans start at FRAME. Every {@link #STARVATION_INTERVAL}th
+     * scan starts at a lower priority instead, taking turns (NORMAL, then BACKGROUND, then NORMAL...) and
+     * wrapping round to FRAME after BACKGROUND. So while a priority has queued work, each worker picks
+     * it at least once every {@code STARVATION_INTERVAL × (Priority.COUNT − 1)} scans (128), whatever
+     * keeps the other two busy. (A plain reverse scan, BACKGROUND first, let NORMAL starve whenever FRAME
+     * and BACKGROUND both always had work.)
+     */
+    static int firstPriorityToScan(int pollCount) {
+        if ((pollCount & (STARVATION_INTERVAL - 1)) != 0) {
+            return 0;
+        }
+        int turn = pollCount >>> Integer.numberOfTrailingZeros(STARVATION_INTERVAL);   // >= 0
+        return 1 + turn % (Priority.COUNT - 1);
+    }
+
+    private Object pollPriority(Worker w, int p, boolean readyOnly) {
+        Object x;
+        WorkStealingDeque<Object> ownReady = w.ready[p];
+        if (!ownReady.isEmpty() && (x = ownReady.pop()) != null) {
+            return x;
+        }
+        if (!readyOnly) {
+            WorkStealingDeque<JobNode> own = w.jobs[p];
+            if (!own.isEmpty()) {
+                java.util.SplittableRandom seeded = w.seededChoices;   // deterministic mode only
+                x = seeded != null && seeded.nextBoolean() ? own.steal() : own.pop();
+                if (x != null) {
+                    return x;
+                }
+            }
+        }
+        if ((x = injectedReady[p].poll()) != null) {
+            return x;
+        }
+        if (!readyOnly && (x = pollInjectedJobs(w, p)) != null) {
+            return x;
+        }
+        return steal(w, p, readyOnly);
+    }
+
+    private Object pollInjectedJobs(Worker w, int p) {
+        InjectionQueue<JobNode> q = injectedJobs[p];
+        if (q.isEmpty()) {
+            return null;
+        }
+        WorkStealingDeque<JobNode> own = w.jobs[p];
+        int moved = q.drain(own::push, INJECTED_BATCH);
+        if (moved > 1) {
+            parking.signalWork();                  // the batch is stealable now: let a sleeping worker share it
+        }
+        return moved > 0 ? own.pop() : null;
+    }
+
+    private Object steal(Worker w, int p, boolean readyOnly) {
+        Worker[] ws = workers;
+        int n = ws.length;
+        if (n == 1) {
+            return null;
+        }
+        int start = w.nextRandom() % n;
+        for (int k = 0; k < n; k++) {
+            Worker v = ws[(start + k) % n];
+            if (v == w) {
+                continue;
+            }
+            Object x = stealFrom(w, v.ready[p]);
+            if (x == null && !readyOnly && (x = stealFrom(w, v.jobs[p])) != null) {
+                stealMore(w, v.jobs[p], w.jobs[p]);
+            }
+            if (x != null) {
+                return x;
+            }
+        }
+        return null;
+    }
+
+    private Object stealFrom(Worker thief, WorkStealingDeque<?> victim) {
+        if (victim.isEmpty()) {
+            return null;
+        }
+        thief.count(Worker.STEAL_ATTEMPTS);
+        Object x = victim.steal();
+        if (x != null) {
+            countSteal(thief, x);
+            if (!victim.isEmpty()) {
+                parking.signalWork();              // the chain: more is left for a sleeping worker
+            }
+        }
+        return x;
+    }
+
+    /**
+     * After a successful steal of a job, takes up to half of what the victim still holds (at most
+     * {@link #STEAL_BATCH} − 1 more) into the thief's own deque, one ordinary steal each. A lone steal
+     * moves the victim's {@code top} line and a slot line to the thief for one job; consecutive steals
+     * find both lines already in the thief's cache, so a batch costs about one transfer instead of one
+     * per job (EmptyJobs, 2 workers: half the jobs were stolen one at a time). Taking at most half
+     * leaves the victim its freshest work. Each is a plain Chase–Lev steal, so the deque's protocol and
+     * proofs are unchanged; a job in flight between the two deques is held by an awake worker, as a
+     * single stolen job is, and {@code admit} cancels it if shutdownNow came meanwhile.
+     */
+    private void stealMore(Worker thief, WorkStealingDeque<JobNode> victim, WorkStealingDeque<JobNode> own) {
+        int more = Math.min(STEAL_BATCH - 1, victim.size() / 2);
+        for (int i = 0; i < more; i++) {
+            JobNode j = victim.steal();
+            if (j == null) {
+                return;                        // lost a race (another thief or the owner's last pop)
+            }
+            countSteal(thief, j);
+            own.push(j);                       // the thief is awake and will pop it: nobody to wake
+        }
+    }
+
+    private void countSteal(Worker thief, Object item) {
+        thief.count(Worker.STEALS);
+        if (observation.isObserved()) {
+            observation.stole(thief, item);
+        }
+    }
+
+    /** Any queue anywhere non-empty? Reads only (used by spinning and the pre-park re-check). */
+    boolean hasVisibleWork() {
+        for (int p = 0; p < Priority.COUNT; p++) {
+            if (!injectedJobs[p].isEmpty() || !injectedReady[p].isEmpty()) {
+                return true;
+            }
+        }
+        for (Worker v : workers) {
+            for (int p = 0; p < Priority.COUNT; p++) {
+                if (!v.jobs[p].isEmpty() || !v.ready[p].isEmpty()) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+}
