@@ -25,8 +25,9 @@ import java.util.function.BiConsumer;
  * <p>Threading: every method may be called from any thread, except {@link #runMainThreadJobs} and
  * {@link #bindMainThread}, which belong to the thread that owns the window and GL context.
  *
- * <p>The JVM must run with {@code --add-opens java.base/java.lang=ALL-UNNAMED}; without it
- * {@link #create()} and {@link Builder#build()} throw an {@link IllegalStateException} that says so.
+ * <p>The JVM must open {@code java.lang} to Weft: {@code --add-opens java.base/java.lang=ALL-UNNAMED} on
+ * the class path, {@code --add-opens java.base/java.lang=dev.weft} on the module path. Without it
+ * {@link #create()} and {@link Builder#build()} throw an {@link IllegalStateException} naming the flag.
  */
 public final class JobSystem implements AutoCloseable {
     /** Default stack size of a worker thread; fibers mount on it, so it bounds a job's recursion depth. */
@@ -357,6 +358,7 @@ public final class JobSystem implements AutoCloseable {
          * Starts the workers.
          *
          * @throws IllegalStateException if the JVM lacks {@code --add-opens java.base/java.lang=ALL-UNNAMED}
+         *         (class path) or {@code --add-opens java.base/java.lang=dev.weft} (module path)
          */
         public JobSystem build() {
             return new JobSystem(this);

@@ -10,14 +10,20 @@ import java.util.concurrent.Executor;
  * The one place that reaches into the JDK's virtual-thread internals. JDK 25 has no public API for a
  * virtual thread with a custom scheduler; the package-private constructor
  * {@code java.lang.ThreadBuilders$VirtualThreadBuilder(Executor)} makes one, and a virtual thread's
- * current carrier is its private {@code carrierThread} field. Both need
- * {@code --add-opens java.base/java.lang=ALL-UNNAMED}.
+ * current carrier is its private {@code carrierThread} field. Both need {@code java.lang} opened to the
+ * module Weft was loaded in: {@code --add-opens java.base/java.lang=dev.weft} on the module path,
+ * {@code --add-opens java.base/java.lang=ALL-UNNAMED} on the class path.
  *
  * <p>{@link #check()} fails fast, with the exact flag to add, when the JVM was started without it.
  */
 public final class FiberSupport {
-    /** The JVM flag Weft needs, exactly as it must be written on the command line. */
-    public static final String REQUIRED_FLAG = "--add-opens java.base/java.lang=ALL-UNNAMED";
+    /**
+     * The JVM flag Weft needs, exactly as it must be written on the command line: {@code java.lang}
+     * opened to the module this class is in ({@code dev.weft} on the module path, the class path's
+     * unnamed module otherwise).
+     */
+    public static final String REQUIRED_FLAG = "--add-opens java.base/java.lang="
+            + (FiberSupport.class.getModule().isNamed() ? FiberSupport.class.getModule().getName() : "ALL-UNNAMED");
 
     private static final MethodHandle NEW_BUILDER;     // (Executor) -> Thread.Builder.OfVirtual
     private static final VarHandle CARRIER;            // VirtualThread.carrierThread (volatile Thread)
@@ -61,8 +67,8 @@ public final class FiberSupport {
             throw new IllegalStateException(
                     "Weft needs the JVM flag `" + REQUIRED_FLAG + "` to run jobs on fibers with its own "
                             + "scheduler (Runtime.version() = " + Runtime.version() + "). Add it to the java "
-                            + "command line, to Maven Surefire's <argLine>, or as `Add-Opens: java.base/java.lang` "
-                            + "in an executable jar's manifest.", FAILURE);
+                            + "command line, to Maven Surefire's <argLine>, or (class path only) as "
+                            + "`Add-Opens: java.base/java.lang` in an executable jar's manifest.", FAILURE);
         }
     }
 
