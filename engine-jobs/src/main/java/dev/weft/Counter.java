@@ -250,11 +250,6 @@ public final class Counter {
         }
     }
 
-    /** Snapshot of the registered waiters (for the watchdog and the wait-graph check). */
-    WaitNode waitersSnapshot() {
-        return waiters;
-    }
-
     /**
      * The waiting protocol: register, re-check, park.
      * <ol>
