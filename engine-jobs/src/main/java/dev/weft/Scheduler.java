@@ -1,5 +1,8 @@
 package dev.weft;
 
+import dev.weft.internal.InjectionQueue;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,10 +13,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.function.BiConsumer;
-import dev.weft.internal.InjectionQueue;
 
 /**
  * The machinery behind {@link JobSystem}: submission and the system's run state. The rest lives in
@@ -91,7 +91,6 @@ final class Scheduler {
     private volatile int runState;      // RUNNING → CLOSING/STOPPING → TERMINATED
     final BlockingPool blockingPool;    // Jobs.blocking's platform threads; closed at termination
 
-    @SuppressWarnings("unchecked")
     Scheduler(String name, int workerCount, long workerStackBytes, IdleStrategy idleStrategy,
               FiberPoolPolicy fiberPolicy, BiConsumer<String, Throwable> uncaughtFailureHandler,
               Long deterministicSeed, boolean pinWorkers) {
