@@ -31,17 +31,6 @@ public final class DemoMain {
         FaultPlan disk = assetLatency.isZero() ? FaultPlan.NONE
                 : FaultPlan.builder().latency("*", assetLatency).build();
         AssetManager assets = AssetManager.builder(jobs).faults(disk).build();
-        PipelineLevelLoading pipeline = new PipelineLevelLoading(assets);
-        return new LevelLoading() {
-            @Override
-            public Handle start(String levelName) {
-                return pipeline.start(levelName);
-            }
-
-            @Override
-            public void close() {
-                assets.close();
-            }
-        };
+        return new PipelineLevelLoading(assets).onClose(assets::close);
     }
 }

@@ -78,6 +78,26 @@ public interface LevelLoading extends AutoCloseable {
     @Override
     default void close() {}
 
+    /** This loader, also running {@code action} when closed (first, then this loader's own close). */
+    default LevelLoading onClose(Runnable action) {
+        LevelLoading self = this;
+        return new LevelLoading() {
+            @Override
+            public Handle start(String levelName) {
+                return self.start(levelName);
+            }
+
+            @Override
+            public void close() {
+                try {
+                    action.run();
+                } finally {
+                    self.close();
+                }
+            }
+        };
+    }
+
     /**
      * How far a load is. {@code bytes} are the asset bytes read (or generated) so far; totals are known
      * from the level's asset list when the load starts (0 before that).

@@ -18,7 +18,8 @@ class DemoCommandTest {
     static Run run(String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status = DemoCommand.execute(args, DemoMain::pipelineLoading, new PrintStream(out, true, StandardCharsets.UTF_8),
+        int status = DemoCommand.execute(args, DemoMain::pipelineLoading,
+                new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8));
         return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
