@@ -4,10 +4,9 @@ package dev.weft.demo.game;
  * The static collision geometry entities move against: what is under them and what is in their way.
  *
  * <p>The simulation stage calls it from every worker at once, for every entity, every tick, so an
- * implementation must be safe for concurrent reads and should not allocate. Implementations here:
- * {@link BoxCollisionWorld} (a ground plane plus axis-aligned boxes, used by
- * {@link ProceduralLevelLoading}) and {@link MeshCollisionWorld} (placed {@code CollisionMesh} BVHs,
- * for the level loader). Units are metres, +y is up.
+ * implementation must be safe for concurrent reads and should not allocate. The game's one is
+ * {@link MeshCollisionWorld} (placed {@code CollisionMesh} BVHs, from the level loader); the tests also
+ * have {@code BoxCollisionWorld} (a ground plane plus axis-aligned boxes). Units are metres, +y is up.
  *
  * <pre>{@code
  * float ground = world.groundHeight(x - h, z - h, x + h, z + h, feetY + stepM);   // surface to stand on

@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -74,7 +75,7 @@ public final class DemoCommand implements Callable<Integer> {
     GameConfig.Clock clock = GameConfig.Clock.AUTO;
 
     @Option(names = "--asset-latency-ms", paramLabel = "MS",
-            description = "fake I/O time per asset of the procedural level loader (default ${DEFAULT-VALUE})")
+            description = "extra time per asset file read: a slow disk, so the loading screen shows (default ${DEFAULT-VALUE})")
     long assetLatencyMs = 60;
 
     @Option(names = "--watchdog-ms", paramLabel = "MS",
@@ -85,11 +86,16 @@ public final class DemoCommand implements Callable<Integer> {
     String size = "1280x720";
 
     private PrintStream out = System.out;
+    private LevelLoading.Factory loading;
 
-    /** Parses {@code args}, runs the game, and returns the exit status; output goes to {@code out}/{@code err}. */
-    public static int execute(String[] args, PrintStream out, PrintStream err) {
+    /**
+     * Parses {@code args}, runs the game with levels from {@code loading}, and returns the exit status;
+     * output goes to {@code out}/{@code err}.
+     */
+    public static int execute(String[] args, LevelLoading.Factory loading, PrintStream out, PrintStream err) {
         DemoCommand command = new DemoCommand();
         command.out = out;
+        command.loading = Objects.requireNonNull(loading, "loading");
         CommandLine cl = new CommandLine(command)
                 .setCaseInsensitiveEnumValuesAllowed(true)
                 .setOut(new PrintWriter(out, true, StandardCharsets.UTF_8))
@@ -117,7 +123,7 @@ public final class DemoCommand implements Callable<Integer> {
                     .summary(summary).screenshot(screenshot).trace(trace).display(display).headless(headless)
                     .pipeline(pipeline).progress(progress).seed(seed).clock(clock)
                     .assetLatency(Duration.ofMillis(assetLatencyMs)).watchdog(Duration.ofMillis(watchdogMs))
-                    .size(w, h).out(out).build();
+                    .size(w, h).loading(loading).out(out).build();
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }

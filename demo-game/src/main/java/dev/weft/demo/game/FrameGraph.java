@@ -8,7 +8,6 @@ import dev.weft.RangeJob;
 import dev.weft.demo.render.DrawList;
 import dev.weft.demo.render.Mesh;
 import dev.weft.demo.render.Texture;
-import java.util.Arrays;
 import java.util.Locale;
 import java.util.Objects;
 import org.joml.FrustumIntersection;
@@ -28,9 +27,10 @@ import org.joml.Vector3fc;
  *   build     parallelFor over entities: visible ones -> commands (ids and a model matrix) in the
  *             worker's own buffer, one chunk per range, tagged with the range's start
  *                                                                                    -> Counter "build"
- *   merge     one job: chunks taken in range-start order (so worker scheduling cannot change the
- *             order), static props culled, and a stable counting sort by (mesh, texture) into the
- *             output slot, and the renderer's DrawList filled from it              -> Counter "merge"
+ *   merge     one job ({@link FrameMerge}): chunks taken in range-start order (so worker scheduling
+ *             cannot change the order), static props culled, and a stable counting sort by (mesh,
+ *             texture) into the output slot, and the renderer's DrawList filled from it
+ *                                                                                    -> Counter "merge"
  * </pre>
  *
  * <p>No locks: {@link RangeJob} hands each range its worker index, and a worker runs one range at a
@@ -122,52 +122,19 @@ final class FrameGraph {
         }
     }
 
-    /** One worker's build output for the current frame: its commands and the chunks (ranges) they came from. */
-    private static final class WorkerCommands {
-        final CommandBuffer buffer = new CommandBuffer(256);
-        int[] chunkStart = new int[16];   // entity index the range started at
-        int[] chunkOffset = new int[16];  // first command of the chunk in buffer
-        int[] chunkCount = new int[16];   // commands in the chunk
-        int chunks;
-
-        void clear() {
-            buffer.clear();
-            chunks = 0;
-        }
-
-        void addChunk(int start, int offset, int count) {
-            if (chunks == chunkStart.length) {
-                chunkStart = Arrays.copyOf(chunkStart, chunks * 2);
-                chunkOffset = Arrays.copyOf(chunkOffset, chunks * 2);
-                chunkCount = Arrays.copyOf(chunkCount, chunks * 2);
-            }
-            chunkStart[chunks] = start;
-            chunkOffset[chunks] = offset;
-            chunkCount[chunks] = count;
-            chunks++;
-        }
-    }
-
     // Per-worker statistics, one 128-byte stride per worker so workers do not share cache lines.
     static final int STRIDE = 16;
     // Slots follow from FrameStage, so a new stage gets its own range counter instead of overwriting the next field.
     static final int RANGES = 0;                    // + stage ordinal, one slot per FrameStage
     static final int ENTITY_UPDATES = RANGES + FrameStage.values().length;
-    static final int VISIBLE = ENTITY_UPDATES + 1;
 
     private final JobSystem jobs;
     private final Entities entities;
     private final CollisionWorld world;
     private final CollisionWorld.WorldBounds bounds;
     private final AgentKinds agents;
-    private final Props props;
-    private final Gpu gpu;
     private final int grain;
     private final FrameStage.Hook hook;
-    private final MainThreadReport report;
-    private final int reportEvery;
-    private final int textureIdCount;
-    private final int keyCount;                     // meshIdCount * textureIdCount material keys
 
     private final byte[] visible;                   // cull writes entity i's flag; build reads it
     private final WorkerCommands[] workerCommands;  // by worker index; written only by that worker
@@ -175,11 +142,7 @@ final class FrameGraph {
     private final Output[] outputs = {new Output(), new Output()};
     private final FrustumIntersection frustum = new FrustumIntersection();
     private final Counter[] stageCounters = new Counter[FrameStage.values().length];
-
-    // Merge job scratch (single writer: the merge job).
-    private long[] chunkKeys = new long[64];
-    private final int[] keyStarts;
-    private final boolean[] propVisible;
+    private final FrameMerge merger;
 
     // Set by the root job before each stage's submission, which publishes them to the range jobs.
     private int ticks;
@@ -205,23 +168,16 @@ final class FrameGraph {
         this.world = s.world();
         this.bounds = s.world().bounds();
         this.agents = s.agents();
-        this.props = s.props() == null ? Props.none() : s.props();
-        this.gpu = s.gpu();
         this.grain = s.grain();
         this.hook = s.hook();
-        this.report = s.report();
-        this.reportEvery = s.reportEvery();
-        this.textureIdCount = s.textureIdCount();
-        this.keyCount = s.meshIdCount() * s.textureIdCount();
-        this.keyStarts = new int[keyCount + 1];
         this.visible = new byte[entities.count];
         int workers = jobs.workerCount();
         this.workerCommands = new WorkerCommands[workers];
         for (int w = 0; w < workers; w++) {
             workerCommands[w] = new WorkerCommands();
         }
-        this.workerStats = new long[(workers + 1) * STRIDE];
-        this.propVisible = new boolean[props.count()];
+        this.workerStats = new long[workers * STRIDE];
+        this.merger = new FrameMerge(s, s.props() == null ? Props.none() : s.props(), workerCommands);
     }
 
     /**
@@ -262,7 +218,7 @@ final class FrameGraph {
 
         Counter merged = new Counter("merge");
         long t = beginStage(FrameStage.MERGE, merged);
-        jobs.run(Priority.FRAME, "merge", () -> merge(out), merged);
+        jobs.run(Priority.FRAME, "merge", () -> merger.merge(out, frustum), merged);
         merged.await();
         out.stageNanos[FrameStage.MERGE.ordinal()] = System.nanoTime() - t;
         currentStage = null;
@@ -308,16 +264,12 @@ final class FrameGraph {
         }
         final Entities e = entities;
         final FrustumIntersection f = frustum;
-        int seen = 0;
         for (int i = start; i < end; i++) {
             float r = e.half[i] * e.scale[i] * 1.7320508f;   // bounds of the mesh under any rotation
             boolean in = f.testAab(e.x[i] - r, e.y[i] - r, e.z[i] - r, e.x[i] + r, e.y[i] + r, e.z[i] + r);
             visible[i] = in ? (byte) 1 : (byte) 0;
-            seen += in ? 1 : 0;
         }
-        int o = worker * STRIDE;
-        workerStats[o + RANGES + FrameStage.CULL.ordinal()]++;
-        workerStats[o + VISIBLE] += seen;
+        workerStats[worker * STRIDE + RANGES + FrameStage.CULL.ordinal()]++;
     }
 
     private void buildRange(int start, int end, int worker) {
@@ -341,114 +293,6 @@ final class FrameGraph {
         }
         wc.addChunk(start, offset, b.count - offset);
         workerStats[worker * STRIDE + RANGES + FrameStage.BUILD.ordinal()]++;
-    }
-
-    /**
-     * The merge job: chunks in range-start order, then the props the frustum sees, placed by a stable
-     * counting sort on the material key straight into the output slot; see the class comment.
-     */
-    private void merge(Output out) {
-        // Chunks in range-start order: key = start << 32 | worker << 20 | chunk.
-        int chunks = 0;
-        for (WorkerCommands wc : workerCommands) {
-            chunks += wc.chunks;
-        }
-        if (chunkKeys.length < chunks) {
-            chunkKeys = new long[Math.max(chunks, chunkKeys.length * 2)];
-        }
-        int k = 0;
-        for (int w = 0; w < workerCommands.length; w++) {
-            WorkerCommands wc = workerCommands[w];
-            for (int c = 0; c < wc.chunks; c++) {
-                chunkKeys[k++] = (long) wc.chunkStart[c] << 32 | (long) w << 20 | c;
-            }
-        }
-        Arrays.sort(chunkKeys, 0, k);
-
-        // Props the frustum sees.
-        int propsSeen = 0;
-        float[] pb = props.bounds();
-        for (int p = 0; p < props.count(); p++) {
-            int o = p * 6;
-            boolean in = frustum.testAab(pb[o], pb[o + 1], pb[o + 2], pb[o + 3], pb[o + 4], pb[o + 5]);
-            propVisible[p] = in;
-            propsSeen += in ? 1 : 0;
-        }
-
-        // Counting sort, pass 1: commands per material key.
-        int[] starts = keyStarts;
-        Arrays.fill(starts, 0);
-        int total = 0;
-        for (int j = 0; j < k; j++) {
-            WorkerCommands wc = workerCommands[(int) (chunkKeys[j] >>> 20) & 0xFFF];
-            int c = (int) (chunkKeys[j] & 0xFFFFF);
-            CommandBuffer b = wc.buffer;
-            for (int i = wc.chunkOffset[c], end = i + wc.chunkCount[c]; i < end; i++) {
-                starts[b.mesh[i] * textureIdCount + b.texture[i] + 1]++;
-            }
-            total += wc.chunkCount[c];
-        }
-        for (int p = 0; p < props.count(); p++) {
-            if (propVisible[p]) {
-                starts[props.meshIds()[p] * textureIdCount + props.textureIds()[p] + 1]++;
-            }
-        }
-        for (int key = 0; key < keyCount; key++) {
-            starts[key + 1] += starts[key];
-        }
-
-        // Pass 2: place every command at its key's next slot.
-        CommandBuffer sorted = out.commands;
-        sorted.clear();
-        sorted.ensureCapacity(total + propsSeen);
-        sorted.count = total + propsSeen;
-        for (int j = 0; j < k; j++) {
-            WorkerCommands wc = workerCommands[(int) (chunkKeys[j] >>> 20) & 0xFFF];
-            int c = (int) (chunkKeys[j] & 0xFFFFF);
-            CommandBuffer b = wc.buffer;
-            for (int i = wc.chunkOffset[c], end = i + wc.chunkCount[c]; i < end; i++) {
-                int dst = starts[b.mesh[i] * textureIdCount + b.texture[i]]++;
-                place(sorted, dst, b.mesh[i], b.texture[i], b.entity[i], b.model, i);
-            }
-        }
-        for (int p = 0; p < props.count(); p++) {
-            if (propVisible[p]) {
-                int dst = starts[props.meshIds()[p] * textureIdCount + props.textureIds()[p]]++;
-                place(sorted, dst, props.meshIds()[p], props.textureIds()[p], -1, props.models(), p);
-            }
-        }
-        out.visibleEntities = total;
-        out.visibleProps = propsSeen;
-        DrawList draws = out.draws;
-        draws.clear();
-        if (gpu != null) {
-            draws.ensureCapacity(sorted.count);
-            Mesh[] meshes = gpu.meshes();
-            Texture[] textures = gpu.textures();
-            for (int i = 0; i < sorted.count; i++) {
-                draws.add(meshes[sorted.mesh[i]], textures[sorted.texture[i]], sorted.model, i * CommandBuffer.MATRIX_FLOATS);
-            }
-        }
-        workerStats[workerCommands.length * STRIDE]++;   // merges run (the extra row is the merge job's)
-
-        if (report != null && out.frame % reportEvery == 0) {
-            long f = out.frame;
-            int seen = out.visibleEntities;
-            int seenProps = out.visibleProps;
-            long[] stages = out.stageNanos.clone();          // merge's own time is not in yet: 0
-            jobs.onMainThread("frame report", () -> {
-                report.frameDone(f, seen, seenProps, stages);
-                return null;
-            });
-        }
-    }
-
-    private static void place(CommandBuffer to, int dst, int mesh, int texture, int entity, float[] models, int src) {
-        to.mesh[dst] = mesh;
-        to.texture[dst] = texture;
-        to.entity[dst] = entity;
-        System.arraycopy(models, src * CommandBuffer.MATRIX_FLOATS, to.model, dst * CommandBuffer.MATRIX_FLOATS,
-                CommandBuffer.MATRIX_FLOATS);
     }
 
     /** For the watchdog: which frame and stage the graph is in, and how much of that stage is left. */
@@ -486,10 +330,6 @@ final class FrameGraph {
         return leaves(lower, grain) + leaves(len - lower, grain);
     }
 
-    int grain() {
-        return grain;
-    }
-
     /** Range jobs the three parallel stages have run, all workers together. Exact once the graph is idle. */
     long rangesRun() {
         long sum = 0;
@@ -506,13 +346,9 @@ final class FrameGraph {
         return sumStat(ENTITY_UPDATES);
     }
 
-    /** Visible entities, summed over all frames. */
-    long visibleTotal() {
-        return sumStat(VISIBLE);
-    }
-
+    /** Merge jobs run, one per frame. Exact once the graph is idle. */
     long mergesRun() {
-        return workerStats[workerCommands.length * STRIDE];
+        return merger.mergesRun();
     }
 
     long framesSubmitted() {
@@ -525,9 +361,5 @@ final class FrameGraph {
             sum += workerStats[w * STRIDE + field];
         }
         return sum;
-    }
-
-    int entityCount() {
-        return entities.count;
     }
 }

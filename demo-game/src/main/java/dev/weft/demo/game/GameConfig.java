@@ -1,22 +1,21 @@
 package dev.weft.demo.game;
 
-import dev.weft.JobSystem;
 import dev.weft.demo.window.DisplayKind;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
-import java.util.function.Function;
 
 /**
  * Everything a {@link Game} run needs; {@link DemoCommand} makes one from the command line, tests make
  * one with {@link #builder()}.
  *
  * @param clock           {@link Clock#AUTO} means real time with a window, lockstep otherwise
- * @param assetLatency    fake I/O time per asset of the procedural loader
+ * @param assetLatency    extra time per asset file read, handed to the loader (a slow disk)
  * @param mainThreadBudgetNanos budget for {@code runMainThreadJobs} each frame
- * @param loading         makes the level loader; null means {@link ProceduralLevelLoading}
+ * @param loading         makes the level loader; required ({@code DemoMain} passes the real one, so the
+ *                        game package never depends on a loader implementation)
  * @param stageHook       test seam, null normally: see {@link FrameStage.Hook}
  * @param out             where the run reports (notices, progress, summary)
  */
@@ -24,7 +23,7 @@ public record GameConfig(int frames, int entities, int workers, String level, Pa
                          Path trace, DisplayChoice display, boolean headless, boolean pipeline, boolean progress,
                          long seed, Duration assetLatency, Clock clock, Duration watchdog, int width, int height,
                          long mainThreadBudgetNanos, Duration loadTimeout, int grain,
-                         Function<JobSystem, LevelLoading> loading, FrameStage.Hook stageHook,
+                         LevelLoading.Factory loading, FrameStage.Hook stageHook,
                          PrintStream out) {
 
     /** {@code --display}: which backend to try first. */
@@ -44,6 +43,7 @@ public record GameConfig(int frames, int entities, int workers, String level, Pa
         Objects.requireNonNull(assetLatency, "assetLatency");
         Objects.requireNonNull(watchdog, "watchdog");
         Objects.requireNonNull(loadTimeout, "loadTimeout");
+        Objects.requireNonNull(loading, "loading");
         Objects.requireNonNull(out, "out");
         check(frames >= 1, "--frames must be at least 1, got " + frames);
         check(entities >= 0 && entities <= 2_000_000, "--entities must be 0..2000000, got " + entities);
@@ -88,7 +88,7 @@ public record GameConfig(int frames, int entities, int workers, String level, Pa
         return new Builder();
     }
 
-    /** Defaults as on the command line. */
+    /** Defaults as on the command line, except {@link #loading}, which has none: set it. */
     public static final class Builder {
         private int frames = 600;
         private int entities = 10_000;
@@ -110,7 +110,7 @@ public record GameConfig(int frames, int entities, int workers, String level, Pa
         private long mainThreadBudgetNanos = 2_000_000;
         private Duration loadTimeout = Duration.ofMinutes(2);
         private int grain = 256;
-        private Function<JobSystem, LevelLoading> loading;
+        private LevelLoading.Factory loading;
         private FrameStage.Hook stageHook;
         private PrintStream out = System.out;
 
@@ -135,7 +135,7 @@ public record GameConfig(int frames, int entities, int workers, String level, Pa
         public Builder mainThreadBudgetNanos(long v) { mainThreadBudgetNanos = v; return this; }
         public Builder loadTimeout(Duration v) { loadTimeout = v; return this; }
         public Builder grain(int v) { grain = v; return this; }
-        public Builder loading(Function<JobSystem, LevelLoading> v) { loading = v; return this; }
+        public Builder loading(LevelLoading.Factory v) { loading = v; return this; }
         public Builder stageHook(FrameStage.Hook v) { stageHook = v; return this; }
         public Builder out(PrintStream v) { out = v; return this; }
 

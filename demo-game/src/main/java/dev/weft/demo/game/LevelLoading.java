@@ -1,13 +1,15 @@
 package dev.weft.demo.game;
 
+import dev.weft.JobSystem;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
 /**
  * Loads a level in the background while the game loop keeps running: the contract between the game
- * and the asset manager / level loader. {@link ProceduralLevelLoading} implements it with generated
- * content until the real loader (I/O threads, parsers, BVHs) lands.
+ * and the asset manager / level loader. The game knows only this interface: the caller passes a
+ * {@link Factory} in {@link GameConfig#loading()} ({@code dev.weft.demo.DemoMain} passes the real one,
+ * {@code dev.weft.demo.loading.PipelineLevelLoading} over the {@code dev.weft.assets} library).
  *
  * <p>The game's loading loop, once per frame on the main thread:
  * <pre>{@code
@@ -24,7 +26,14 @@ import java.util.Optional;
  * {@link Handle} method may be called from any thread at any time and never blocks, except
  * {@link Handle#awaitDone}.
  */
-public interface LevelLoading {
+public interface LevelLoading extends AutoCloseable {
+
+    /** Makes a run's loader once its job system exists. Main thread, once per run. */
+    @FunctionalInterface
+    interface Factory {
+        /** @param assetLatency {@code --asset-latency-ms}: extra time per asset file read (a slow disk) */
+        LevelLoading open(JobSystem jobs, Duration assetLatency);
+    }
 
     /** Starts loading {@code levelName} and returns at once. Never throws for a bad level: see failures. */
     Handle start(String levelName);
@@ -60,6 +69,33 @@ public interface LevelLoading {
 
         /** Asks the load to stop; it ends soon after with no level. Idempotent. */
         void cancel();
+    }
+
+    /**
+     * Frees what the loader holds (an asset manager, say: it cancels and frees its loads). The game calls
+     * it once after the run, before it closes the job system. Default: nothing to free.
+     */
+    @Override
+    default void close() {}
+
+    /** This loader, also running {@code action} when closed (first, then this loader's own close). */
+    default LevelLoading onClose(Runnable action) {
+        LevelLoading self = this;
+        return new LevelLoading() {
+            @Override
+            public Handle start(String levelName) {
+                return self.start(levelName);
+            }
+
+            @Override
+            public void close() {
+                try {
+                    action.run();
+                } finally {
+                    self.close();
+                }
+            }
+        };
     }
 
     /**

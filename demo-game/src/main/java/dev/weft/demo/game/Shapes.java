@@ -54,9 +54,4 @@ final class Shapes {
         }
         return MeshSource.of(v.flip(), idx.flip());
     }
-
-    /** Bytes a mesh source occupies (vertices and indices). */
-    static long bytes(MeshSource m) {
-        return (long) m.vertices().remaining() * Float.BYTES + (long) m.indices().remaining() * Integer.BYTES;
-    }
 }

@@ -10,7 +10,9 @@
  *
  * <p>All GL work happens on the thread that opened the {@link dev.weft.demo.window.Display}; loader jobs
  * running on Weft workers reach it with {@code JobSystem.onMainThread}. The maintainers' notes on GL
- * state and resource ownership are at the top of {@code GlRenderer}.
+ * state and resource ownership are at the top of {@code GlRenderer}. What must not live here: game
+ * logic, job graphs or loaders; of the project's packages it imports only {@code dev.weft.demo.window} and
+ * {@code dev.weft.assets}, never {@code dev.weft.demo.game} or {@code dev.weft.demo.loading}.
  */
 package dev.weft.demo.render;
 

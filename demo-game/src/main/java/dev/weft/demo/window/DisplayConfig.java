@@ -24,15 +24,7 @@ public record DisplayConfig(int width, int height, String title, DisplayKind pre
         return new DisplayConfig(1280, 720, "Weft demo", DisplayKind.WINDOW, true);
     }
 
-    public DisplayConfig withSize(int newWidth, int newHeight) {
-        return new DisplayConfig(newWidth, newHeight, title, preferred, vsync);
-    }
-
     public DisplayConfig withPreferred(DisplayKind kind) {
         return new DisplayConfig(width, height, title, kind, vsync);
-    }
-
-    public DisplayConfig withVsync(boolean on) {
-        return new DisplayConfig(width, height, title, preferred, on);
     }
 }

@@ -25,6 +25,7 @@
  * <p>Threading: a display, its GL context and every GL call belong to the thread that opened it (in the
  * demo, the main thread). Other threads hand GL work to that thread, e.g. through
  * {@code JobSystem.onMainThread}, which the loop drains once per frame. GLFW is process-global, so at most
- * one GLFW-backed display is open at a time.
+ * one GLFW-backed display is open at a time. What must not live here: drawing (that is
+ * {@code dev.weft.demo.render}) or game code; this package imports no other demo package.
  */
 package dev.weft.demo.window;

@@ -2,6 +2,7 @@ package dev.weft.demo.game;
 
 import static org.junit.jupiter.api.Assertions.*;
 
+import dev.weft.demo.DemoMain;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -17,7 +18,8 @@ class DemoCommandTest {
     static Run run(String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status = DemoCommand.execute(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+        int status = DemoCommand.execute(args, DemoMain::pipelineLoading,
+                new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8));
         return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }

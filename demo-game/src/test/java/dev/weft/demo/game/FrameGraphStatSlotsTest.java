@@ -17,7 +17,6 @@ class FrameGraphStatSlotsTest {
         }
         assertEquals(FrameStage.values().length, slots.size());
         assertTrue(slots.add(FrameGraph.ENTITY_UPDATES), "entity-update counter shares a stage slot");
-        assertTrue(slots.add(FrameGraph.VISIBLE), "visible counter shares a stage slot");
         for (int slot : slots) {
             assertTrue(slot < FrameGraph.STRIDE, "slot " + slot + " outside the stride");
         }

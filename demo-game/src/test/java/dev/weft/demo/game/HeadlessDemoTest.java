@@ -2,6 +2,7 @@ package dev.weft.demo.game;
 
 import static org.junit.jupiter.api.Assertions.*;
 
+import dev.weft.demo.DemoMain;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -40,7 +41,8 @@ class HeadlessDemoTest {
         }
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status = DemoCommand.execute(args.toArray(String[]::new), new PrintStream(out, true, StandardCharsets.UTF_8),
+        int status = DemoCommand.execute(args.toArray(String[]::new), DemoMain::pipelineLoading,
+                new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8));
         String log = out.toString(StandardCharsets.UTF_8) + err.toString(StandardCharsets.UTF_8);
         assertEquals(0, status, log);
@@ -95,7 +97,8 @@ class HeadlessDemoTest {
     @org.junit.jupiter.api.Test
     void overBudgetCountsTheFramesLongerThanTheBudget() throws GameException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        GameConfig cfg = GameConfig.builder().headless(true).frames(40).entities(500).workers(2).level("tiny")
+        GameConfig cfg = GameConfig.builder().loading(DemoMain::pipelineLoading)
+                .headless(true).frames(40).entities(500).workers(2).level("tiny")
                 .assetLatency(java.time.Duration.ZERO).out(new PrintStream(bytes, true, StandardCharsets.UTF_8))
                 .stageHook((stage, frame, start, end) -> {
                     if (stage == FrameStage.SIMULATE && start == 0 && SLOW_FRAMES.contains(frame)) {

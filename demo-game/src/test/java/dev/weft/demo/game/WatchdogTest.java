@@ -3,6 +3,7 @@ package dev.weft.demo.game;
 import static org.junit.jupiter.api.Assertions.*;
 
 import dev.weft.Jobs;
+import dev.weft.demo.DemoMain;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -23,7 +24,8 @@ class WatchdogTest {
         AtomicBoolean release = new AtomicBoolean();
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
-        GameConfig cfg = GameConfig.builder().headless(true).frames(50).entities(100).workers(2).level("tiny")
+        GameConfig cfg = GameConfig.builder().loading(DemoMain::pipelineLoading)
+                .headless(true).frames(50).entities(100).workers(2).level("tiny")
                 .assetLatency(Duration.ZERO).watchdog(Duration.ofSeconds(2)).out(out)
                 .stageHook((stage, frame, start, end) -> {
                     if (stage == FrameStage.CULL && frame == 2 && start == 0) {
@@ -50,7 +52,8 @@ class WatchdogTest {
     @Test
     void aThrowingStageFailsTheRunWithStatus1AndTheCause() {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        GameConfig cfg = GameConfig.builder().headless(true).frames(20).entities(500).workers(2).level("tiny")
+        GameConfig cfg = GameConfig.builder().loading(DemoMain::pipelineLoading)
+                .headless(true).frames(20).entities(500).workers(2).level("tiny")
                 .assetLatency(Duration.ZERO).out(new PrintStream(bytes, true, StandardCharsets.UTF_8))
                 .stageHook((stage, frame, start, end) -> {
                     if (stage == FrameStage.BUILD && frame == 3) {

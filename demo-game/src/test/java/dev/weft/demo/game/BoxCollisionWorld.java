@@ -3,9 +3,10 @@ package dev.weft.demo.game;
 import java.util.List;
 
 /**
- * A flat ground plane at {@code groundY} plus solid axis-aligned boxes (crates, pillars): the stand-in
- * {@link CollisionWorld} until the level loader supplies BVHs. Immutable; queries scan the boxes
- * linearly, which is fine for the few dozen a procedural level has.
+ * A flat ground plane at {@code groundY} plus solid axis-aligned boxes (crates, pillars): the tests'
+ * {@link CollisionWorld}, also used by their procedural levels (the game itself uses
+ * {@link MeshCollisionWorld}). Immutable; queries scan the boxes linearly, which is fine for the few
+ * dozen a procedural level has.
  */
 public final class BoxCollisionWorld implements CollisionWorld {
     private final float groundY;

@@ -28,7 +28,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A {@link LevelLoading} that generates its levels ({@code demo}, {@code tiny}) instead of reading
- * files, built the way the real loader will be: one BACKGROUND job per asset, all in one
+ * files (a test stand-in for {@code PipelineLevelLoading}): one BACKGROUND job per asset, all in one
  * {@link JobGroup} (so {@link Handle#cancel()} stops them), and an assemble job that joins them and
  * builds the collision world.
  *
@@ -59,11 +59,6 @@ public final class ProceduralLevelLoading implements LevelLoading {
         }
         this.latencyNanos = latencyPerAsset.toNanos();
         this.failingAssets = Set.copyOf(failingAssets);
-    }
-
-    /** The levels this loader can make. */
-    public static List<String> levelNames() {
-        return ProceduralLevels.NAMES;
     }
 
     @Override

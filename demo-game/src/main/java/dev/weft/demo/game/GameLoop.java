@@ -1,0 +1,154 @@
+package dev.weft.demo.game;
+
+import dev.weft.JobHandle;
+import dev.weft.JobSystem;
+import dev.weft.demo.render.Camera;
+import dev.weft.demo.render.DirectionalLight;
+import dev.weft.demo.render.FrameTimeGraph;
+import dev.weft.demo.render.Mesh;
+import dev.weft.demo.render.Renderer;
+import dev.weft.demo.render.RgbaImage;
+import dev.weft.demo.render.Texture;
+import dev.weft.demo.window.Display;
+import dev.weft.demo.window.DisplayKind;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.TimeoutException;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The main-thread part of a run: agent uploads, the {@link LoadingPhase}, then the gameplay frames
+ * (input, frame graph, draw, main-thread jobs, present; see {@link Game}'s class comment). Returns what
+ * it measured as {@link Played}. Main thread only.
+ */
+final class GameLoop {
+    private static final int REPORT_EVERY_FRAMES = 30;
+
+    private final GameConfig cfg;
+    private final Display display;
+    private final Renderer renderer;
+    private final JobSystem jobs;
+    private LevelLoading loading;                // made by cfg.loading(); closed by closeLoading()
+
+    GameLoop(GameConfig cfg, Display display, Renderer renderer, JobSystem jobs) {
+        this.cfg = cfg;
+        this.display = display;
+        this.renderer = renderer;
+        this.jobs = jobs;
+    }
+
+    /** Frees the loader (its asset manager cancels and frees its loads); the caller does this before closing jobs. */
+    void closeLoading() {
+        if (loading != null) {
+            loading.close();
+        }
+    }
+
+    Played play() throws Watchdog, GameException {
+        jobs.bindMainThread();
+        boolean window = display.kind() == DisplayKind.WINDOW;
+        GameConfig.Clock clock = cfg.clock() != GameConfig.Clock.AUTO ? cfg.clock()
+                : window ? GameConfig.Clock.REALTIME : GameConfig.Clock.LOCKSTEP;
+        cfg.out().printf(Locale.ROOT, "weft-demo: level '%s', %d entities, %d workers, pipeline %s, clock %s, %d frames%n",
+                cfg.level(), cfg.entities(), jobs.workerCount(), cfg.pipeline() ? "on" : "off",
+                clock.name().toLowerCase(Locale.ROOT), cfg.frames());
+        renderer.setClearColour(0.30f, 0.42f, 0.58f);
+        FrameTimeGraph graph = new FrameTimeGraph();
+
+        GpuTable gpu = new GpuTable();
+        float[] agentMeshScales = gpu.uploadAgentAssets(renderer);
+        int agentMeshKinds = gpu.meshes.size();
+        int agentTextureKinds = gpu.textures.size();
+
+        loading = cfg.loading().open(jobs, cfg.assetLatency());
+        LoadingPhase.Loaded loaded = new LoadingPhase(cfg, display, renderer, jobs, graph).load(loading, gpu);
+        Level level = loaded.level();
+        CollisionWorld world = level.collision();
+
+        Entities entities = Entities.spawn(cfg.entities(), cfg.seed(), world, agentMeshKinds, agentTextureKinds);
+        FrameGraph.Props props = LevelProps.resolve(level, gpu);
+        level.close();                                   // CPU-side copies are on the GPU now
+        FrameGraph.MainThreadReport report = window ? WindowTitle.report(display) : null;
+        FrameGraph frameGraph = new FrameGraph(new FrameGraph.Setup(jobs, entities, world,
+                new FrameGraph.AgentKinds(GpuTable.firstIds(agentMeshKinds), agentMeshScales,
+                        GpuTable.firstIds(agentTextureKinds)), props,
+                gpu.meshes.size(), gpu.textures.size(),
+                new FrameGraph.Gpu(gpu.meshes.toArray(Mesh[]::new), gpu.textures.toArray(Texture[]::new)),
+                cfg.grain(), report, REPORT_EVERY_FRAMES, cfg.stageHook()));
+        return frames(frameGraph, world.bounds(), clock, graph, loaded);
+    }
+
+    private Played frames(FrameGraph frameGraph, CollisionWorld.WorldBounds bounds, GameConfig.Clock clock,
+                          FrameTimeGraph graph, LoadingPhase.Loaded loaded) throws Watchdog, GameException {
+        Camera camera = new Camera().perspective(60f, 0.1f, CameraPath.farPlane(bounds));
+        DirectionalLight light = DirectionalLight.defaults();
+        Histogram histogram = new Histogram(3);
+        SlowestFrames slowest = new SlowestFrames(5);
+        Histogram warm = new Histogram(3);               // frames from WARM_UP_FRAMES on: the JIT has compiled the loop
+        long[] stageNanos = new long[FrameStage.values().length];
+        InputClock inputs = new InputClock(clock, camera, bounds, display);
+        int overBudget = 0;
+        long visibleSum = 0;
+        int frames = 0;
+        Optional<RgbaImage> shot = Optional.empty();
+        long budgetNanos = Math.round(RunSummary.BUDGET_MS * 1e6);
+
+        JobHandle<FrameGraph.Output> pending = cfg.pipeline() ? frameGraph.submit(inputs.next(0)) : null;
+        long last = System.nanoTime();
+        for (int frame = 0; frame < cfg.frames() && !display.shouldClose(); frame++) {
+            display.pollEvents();
+            JobHandle<FrameGraph.Output> handle = cfg.pipeline() ? pending : frameGraph.submit(inputs.next(frame));
+            FrameGraph.Output o = awaitFrame(handle, frameGraph);
+            pending = null;
+            if (cfg.pipeline() && frame + 1 < cfg.frames()) {
+                pending = frameGraph.submit(inputs.next(frame + 1));   // N+1 simulates while N is drawn
+            }
+            renderer.beginFrame();
+            camera.lookAt(o.eye, o.target);
+            renderer.drawScene(camera, light, o.draws);
+            renderer.drawFrameGraph(graph);
+            if (frame == cfg.frames() - 1 && cfg.screenshot() != null && display.hasGl()) {
+                shot = renderer.readFrame();             // before the swap
+            }
+            jobs.runMainThreadJobs(cfg.mainThreadBudgetNanos());
+            display.swapBuffers();
+
+            long now = System.nanoTime();
+            long frameNanos = now - last;
+            last = now;
+            graph.recordNanos(frameNanos);
+            histogram.recordValue(Math.max(1, frameNanos));
+            slowest.record(frame, frameNanos);
+            if (frame >= RunSummary.WARM_UP_FRAMES) {
+                warm.recordValue(Math.max(1, frameNanos));
+            }
+            if (frameNanos > budgetNanos) {
+                overBudget++;
+            }
+            visibleSum += o.visibleEntities;
+            for (int s = 0; s < stageNanos.length; s++) {
+                stageNanos[s] += o.stageNanos[s];
+            }
+            frames++;
+        }
+        if (pending != null) {
+            awaitFrame(pending, frameGraph);             // the window closed with a frame in flight
+        }
+
+        String screenshot = Screenshot.write(cfg.screenshot(), shot, cfg.out());
+        long expectedRanges = frameGraph.framesSubmitted() * 3 * FrameGraph.rangesPerStage(cfg.entities(), cfg.grain());
+        return new Played(cfg, Game.kindName(display.kind()), clock.name().toLowerCase(Locale.ROOT), frames,
+                loaded.loadingFrames(), histogram, overBudget, loaded.loadMs(), inputs.simTicks(), visibleSum, stageNanos,
+                frameGraph.rangesRun(), expectedRanges, frameGraph.entityUpdates(), loaded.failures(), screenshot,
+                slowest, warm);
+    }
+
+    private FrameGraph.Output awaitFrame(JobHandle<FrameGraph.Output> handle, FrameGraph frameGraph) throws Watchdog {
+        long start = System.nanoTime();
+        try {
+            return handle.join(cfg.watchdog());
+        } catch (TimeoutException e) {
+            throw new Watchdog(frameGraph.describeStall(System.nanoTime() - start));
+        }
+    }
+}
