@@ -41,6 +41,7 @@ final class AssetEntry {
     volatile boolean loadEnded;                        // load job wrote its last field; see maybeCleanup
     volatile boolean dead;                             // last reference released
     Object gpu;                                        // main thread only: the GpuUploader's handle
+    volatile AutoCloseable nativeMemory;               // the decoded data's native memory, set in the decode lane
     private final List<Watcher> watchers = new ArrayList<>();   // guarded by this
     private long bytesArrived = -1;                    // guarded by this; -1 until the read completed
     private boolean finished;                          // guarded by this
