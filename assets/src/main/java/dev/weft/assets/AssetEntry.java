@@ -34,7 +34,7 @@ final class AssetEntry {
     volatile long uploadedNanos;
     volatile long endedNanos;
     volatile long bytes;
-    IoPool.Pending<byte[]> read;                       // issued by start() before the job is submitted
+    IoPool.Pending<byte[]> read;                       // requested by start() before the job is submitted
     volatile LoadedAsset result;                       // written by the load job before it ends
     volatile LoadFailure failure;                      // likewise
     volatile boolean cancelled;

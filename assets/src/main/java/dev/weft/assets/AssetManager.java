@@ -82,9 +82,11 @@ import java.util.function.Function;
  * after any upload of the same asset.
  *
  * <h3>Order</h3>
- * A file's read is issued when its load starts, in {@link #request}, not when its job first runs: the
- * I/O threads then serve reads in request order (the delay queue is FIFO for equal delays), whatever
- * order the workers pick the jobs in (a worker pops its own newest job first). The level loader
+ * A file's read is requested when its load starts, in {@link #request}, not when its job first runs:
+ * {@link IoPool#read} stamps it with its due time there, and the job's {@code await} (a
+ * {@code Jobs.blocking} call, first thing in the job) queues it at that time, so the I/O threads serve
+ * reads in request order whatever order the workers pick the jobs in (a worker pops its own newest
+ * job first). The level loader
  * requests its largest files first, so the longest read-decode chains start first.
  *
  * <h3>Completion</h3>
