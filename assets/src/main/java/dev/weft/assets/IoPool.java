@@ -7,9 +7,12 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Callable;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.DelayQueue;
+import java.util.concurrent.Delayed;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -27,8 +30,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * }</pre>
  *
  * <p>Order: {@link #read} stamps the request with its due time (now plus its injected latency,
- * {@link FaultPlan#latencyNanos}); {@code await} hands the read to the executor's delay queue at that
- * absolute time, so queued reads are served in request order (ties: the order they were awaited) however
+ * {@link FaultPlan#latencyNanos}) and its place in request order; {@code await} puts the read in the
+ * I/O threads' delay queue, ordered by due time and then request order, so queued reads are served in
+ * request order (for equal latencies) however
  * late their jobs got to {@code await}, a slow "disk" holds no I/O thread while it waits, and latencies
  * of concurrent reads overlap, as on a device with a deep queue. A read starts only once its job awaits
  * it: the asset manager's load jobs await first thing.
@@ -45,7 +49,8 @@ public final class IoPool implements AutoCloseable {
 
     private final AssetSource source;
     private final FaultPlan faults;
-    private final ScheduledThreadPoolExecutor executor;
+    private final ThreadPoolExecutor executor;               // its queue: a DelayQueue of Queued
+    private final AtomicLong requests = new AtomicLong();    // request order, stamped by read() and sizes()
     private final AtomicLong reads = new AtomicLong();       // reads started (source.read calls)
     private final AtomicLong bytesRead = new AtomicLong();   // bytes delivered by successful reads
     private final Set<Queued> queued = ConcurrentHashMap.newKeySet();  // handed to the executor, not started
@@ -80,9 +85,12 @@ public final class IoPool implements AutoCloseable {
             t.setDaemon(true);
             return t;
         };
-        this.executor = new ScheduledThreadPoolExecutor(threads, factory);
-        this.executor.setRemoveOnCancelPolicy(true);
-        this.executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+        // A delay queue ordered by (due time, request order): ScheduledThreadPoolExecutor clamps a due time
+        // in the past to "now", which would serve reads in the order they were awaited.
+        @SuppressWarnings("unchecked")
+        BlockingQueue<Runnable> queue = (BlockingQueue<Runnable>) (BlockingQueue<?>) new DelayQueue<Queued>();
+        this.executor = new ThreadPoolExecutor(threads, threads, 0L, TimeUnit.NANOSECONDS, queue, factory);
+        this.executor.prestartAllCoreThreads();   // so execute() always queues (a new worker would run it at once)
     }
 
     public AssetSource source() {
@@ -118,19 +126,19 @@ public final class IoPool implements AutoCloseable {
     }
 
     private <T> Pending<T> schedule(String what, long delayNanos, IoCall<T> call) {
-        return new Pending<>(this, what, System.nanoTime() + delayNanos, call);
+        return new Pending<>(this, what, System.nanoTime() + delayNanos, requests.getAndIncrement(), call);
     }
 
     /**
      * Puts {@code r} (a {@code Jobs.blocking} call) in the delay queue at {@code dueNanos}; after close it
      * runs at once on the caller, where the call fails fast (see {@link #checkOpen}).
      */
-    private void execute(long dueNanos, Runnable r) {
-        Queued q = new Queued(r);
+    private void execute(long dueNanos, long request, Runnable r) {
+        Queued q = new Queued(r, dueNanos, request);
         queued.add(q);
         try {
             if (!closed) {
-                executor.schedule(q, dueNanos - System.nanoTime(), TimeUnit.NANOSECONDS);
+                executor.execute(q);
                 return;
             }
         } catch (RejectedExecutionException e) {
@@ -143,6 +151,11 @@ public final class IoPool implements AutoCloseable {
         if (closed) {
             throw new IOException(what + ": the I/O pool was closed before it ran");
         }
+    }
+
+    /** Calls handed to the I/O threads and not started yet (for tests). */
+    int queuedCalls() {
+        return queued.size();
     }
 
     /** Reads started so far (calls to {@link AssetSource#read}). */
@@ -184,13 +197,32 @@ public final class IoPool implements AutoCloseable {
         T call() throws IOException;
     }
 
-    /** A blocking call handed to the executor: runs once, by an I/O thread or, after close, by the closer. */
-    private final class Queued implements Runnable {
+    /**
+     * A blocking call handed to the executor, due at {@code dueNanos}: runs once, by an I/O thread or,
+     * after close, by the closer.
+     */
+    private final class Queued implements Runnable, Delayed {
         private final Runnable call;
+        private final long dueNanos;
+        private final long request;
         private final AtomicBoolean ran = new AtomicBoolean();   // CAS: the I/O thread or close, once
 
-        Queued(Runnable call) {
+        Queued(Runnable call, long dueNanos, long request) {
             this.call = call;
+            this.dueNanos = dueNanos;
+            this.request = request;
+        }
+
+        @Override
+        public long getDelay(TimeUnit unit) {
+            return unit.convert(dueNanos - System.nanoTime(), TimeUnit.NANOSECONDS);
+        }
+
+        @Override
+        public int compareTo(Delayed other) {
+            Queued o = (Queued) other;
+            int byDue = Long.compare(dueNanos - o.dueNanos, 0);   // wrap-safe, like System.nanoTime
+            return byDue != 0 ? byDue : Long.compare(request, o.request);
         }
 
         @Override
@@ -210,12 +242,14 @@ public final class IoPool implements AutoCloseable {
         private final IoPool pool;
         private final String what;
         private final long dueNanos;
+        private final long request;
         private final IoCall<T> call;
 
-        Pending(IoPool pool, String what, long dueNanos, IoCall<T> call) {
+        Pending(IoPool pool, String what, long dueNanos, long request, IoCall<T> call) {
             this.pool = pool;
             this.what = what;
             this.dueNanos = dueNanos;
+            this.request = request;
             this.call = call;
         }
 
@@ -236,7 +270,7 @@ public final class IoPool implements AutoCloseable {
                 }
             };
             try {
-                return Jobs.blocking(r -> pool.execute(dueNanos, r), checked);
+                return Jobs.blocking(r -> pool.execute(dueNanos, request, r), checked);
             } catch (IOException | RuntimeException e) {
                 throw e;
             } catch (Exception e) {
