@@ -7,7 +7,8 @@ import java.util.List;
  * in when it cannot be loaded, and how it goes to the GPU. Registered in a {@link CodecRegistry} under
  * its kind and file extensions; the manager picks the codec by the requested path's extension, and a
  * level file may name a path of that extension. A new format (KTX2, glTF) is one class, usually a
- * {@link TextureCodec} or {@link MeshCodec} that only decodes, plus one {@link CodecRegistry#register} call.
+ * decode function made into a codec by {@link FileCodec#texture} or {@link FileCodec#mesh}, plus one
+ * {@link CodecRegistry#register} call.
  *
  * <p>Threading: {@link #decode} runs on a worker inside the decode lane, possibly on several at once, and
  * {@link #placeholder} on any worker, so a codec keeps no mutable state; {@link #upload} runs on the main
@@ -57,7 +58,7 @@ public interface AssetCodec<D> {
         return "using a placeholder";
     }
 
-    /** The decode step alone: what {@link TextureCodec#of} and {@link MeshCodec#of} take. */
+    /** The decode step alone: what {@link FileCodec#texture} and {@link FileCodec#mesh} make a codec of. */
     @FunctionalInterface
     interface Decoder<D> {
         D decode(String file, byte[] bytes);

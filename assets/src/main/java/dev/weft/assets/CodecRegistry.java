@@ -27,8 +27,8 @@ public final class CodecRegistry {
     /** PNG textures, OBJ meshes, and collision BVHs built from meshes. */
     public static CodecRegistry defaults() {
         return new CodecRegistry()
-                .register(TextureCodec.of(List.of("png"), PngDecoder::decode))
-                .register(MeshCodec.of(List.of("obj"), ObjParser::parse))
+                .register(FileCodec.texture(List.of("png"), PngDecoder::decode))
+                .register(FileCodec.mesh(List.of("obj"), ObjParser::parse))
                 .register(new CollisionCodec());
     }
 

@@ -121,10 +121,6 @@ public final class LevelLoad {
         unload();
     }
 
-    public boolean isUnloaded() {
-        return unloaded.get();
-    }
-
     // ------------------------------------------------------------------ the level job
 
     private void run() {

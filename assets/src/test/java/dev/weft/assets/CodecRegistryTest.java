@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(120)
 class CodecRegistryTest extends WithJobSystem {
     /** A toy mesh format: one triangle per line, nine floats (three corners' x y z). */
-    private static final MeshCodec TRI = MeshCodec.of(List.of("tri"), CodecRegistryTest::parseTri);
+    private static final FileCodec<MeshData> TRI = FileCodec.mesh(List.of("tri"), CodecRegistryTest::parseTri);
 
     @Test
     void anUnknownExtensionNamesTheFileAndTheRegisteredOnes() {
@@ -28,7 +28,7 @@ class CodecRegistryTest extends WithJobSystem {
                 () -> codecs.codecFor(AssetId.mesh("lvl/meshes/rock.gltf"), "mem:lvl/meshes/rock.gltf"));
         assertEquals("mem:lvl/meshes/rock.gltf: no mesh codec for '.gltf'; registered: [.obj]", x.getMessage());
         assertEquals(List.of(".png"), codecs.registered(AssetKind.TEXTURE));
-        assertThrows(IllegalArgumentException.class, () -> codecs.register(MeshCodec.of(List.of("OBJ"), TRI::decode)),
+        assertThrows(IllegalArgumentException.class, () -> codecs.register(FileCodec.mesh(List.of("OBJ"), TRI::decode)),
                 "an extension is taken once per kind");
         assertThrows(IllegalArgumentException.class, () -> codecs.register(new MislabelledTri(AssetKind.COLLISION)),
                 "collisions are derived, not decoded");

@@ -156,11 +156,14 @@ class IoPoolTest {
     }
 
     /** In-memory files plus "gate", whose read blocks until {@link #gate} opens; records the order of the rest. */
-    private static final class GatedSource implements AssetSource {
+    private static final class GatedSource extends Fixture.RecordingSource {
         final CountDownLatch gate = new CountDownLatch(1);
         final CountDownLatch gateEntered = new CountDownLatch(1);
         final List<String> order = Collections.synchronizedList(new ArrayList<>());
-        private final AssetSource files = AssetSource.inMemory(Fixture.files("a/x.bin", "x", "a/y.bin", "y", "a/z.bin", "z"));
+
+        GatedSource() {
+            super(AssetSource.inMemory(Fixture.files("a/x.bin", "x", "a/y.bin", "y", "a/z.bin", "z")));
+        }
 
         @Override
         public byte[] read(String path) throws IOException {
@@ -174,17 +177,7 @@ class IoPoolTest {
                 return new byte[0];
             }
             order.add(path);
-            return files.read(path);
-        }
-
-        @Override
-        public long size(String path) throws IOException {
-            return files.size(path);
-        }
-
-        @Override
-        public String displayName(String path) {
-            return "gated:" + path;
+            return super.read(path);
         }
     }
 }

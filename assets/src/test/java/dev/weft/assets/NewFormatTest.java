@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(120)
 class NewFormatTest extends WithJobSystem {
     /** A toy texture format: "W H" then W*H hex RGBA words, e.g. {@code 1 1 ff00ffff}. */
-    private static final TextureCodec TXT = TextureCodec.of(List.of("txt"), NewFormatTest::parseTxt);
+    private static final FileCodec<TextureData> TXT = FileCodec.texture(List.of("txt"), NewFormatTest::parseTxt);
 
     private static final String LEVEL = """
             weft-level 1
