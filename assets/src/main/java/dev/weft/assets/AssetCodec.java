@@ -3,16 +3,21 @@ package dev.weft.assets;
 import java.util.List;
 
 /**
- * Turns a file's bytes into decoded data of one asset kind: {@link TextureData} for
- * {@link AssetKind#TEXTURE}, {@link MeshData} for {@link AssetKind#MESH}. Registered in a
- * {@link CodecRegistry} under its file extensions; the {@link AssetManager} picks the codec by the
- * requested path's extension. {@link #decode} runs on a worker inside the decode lane, possibly on
- * several workers at once, so a codec keeps no mutable state.
+ * Everything an {@link AssetManager} needs to know about one file format: how to decode it, what stands
+ * in when it cannot be loaded, and how it goes to the GPU. Registered in a {@link CodecRegistry} under
+ * its kind and file extensions; the manager picks the codec by the requested path's extension, and a
+ * level file may name a path of that extension. A new format (KTX2, glTF) is one class, usually a
+ * decode function made into a codec by {@link FileCodec#texture} or {@link FileCodec#mesh}, plus one
+ * {@link CodecRegistry#register} call.
  *
- * @param <D> the decoded data the kind expects ({@code TextureData} or {@code MeshData})
+ * <p>Threading: {@link #decode} runs on a worker inside the decode lane, possibly on several at once, and
+ * {@link #placeholder} on any worker, so a codec keeps no mutable state; {@link #upload} runs on the main
+ * thread only (a main-thread job), like every {@link GpuUploader} call.
+ *
+ * @param <D> the decoded data, e.g. {@link TextureData} or {@link MeshData}
  */
 public interface AssetCodec<D> {
-    /** What this codec produces. */
+    /** What this codec produces; not a derived kind (those have a {@link DerivedCodec}). */
     AssetKind kind();
 
     /** Lower-case file extensions without the dot, e.g. {@code png}. */
@@ -26,18 +31,34 @@ public interface AssetCodec<D> {
      */
     D decode(String file, byte[] bytes);
 
-    /** A codec from a function, e.g. {@code AssetCodec.of(AssetKind.MESH, List.of("obj"), ObjParser::parse)}. */
-    static <D> AssetCodec<D> of(AssetKind kind, List<String> extensions, Decoder<D> decoder) {
-        List<String> exts = List.copyOf(extensions);
-        return new AssetCodec<>() {
-            @Override public AssetKind kind() { return kind; }
-            @Override public List<String> extensions() { return exts; }
-            @Override public D decode(String file, byte[] bytes) { return decoder.decode(file, bytes); }
-            @Override public String toString() { return kind.keyword() + " codec " + exts; }
-        };
+    /** Fresh stand-in data in GC-managed memory (nothing to free), e.g. a checkerboard or a unit cube. */
+    D placeholder();
+
+    /** Puts {@code data} on the GPU with one call of {@code gpu}; returns its handle. Main thread only. */
+    Object upload(GpuUploader gpu, D data);
+
+    /**
+     * The finished asset.
+     *
+     * @param placeholder true if {@code data} came from {@link #placeholder()}
+     * @param gpu         the handle {@link #upload} returned, or null if nothing was uploaded
+     */
+    LoadedAsset asset(AssetId id, D data, boolean placeholder, Object gpu);
+
+    /**
+     * What must be closed to free decoded {@code data}'s native memory (the manager closes it once, after
+     * the upload or at unload), or null if the GC frees it all. Default null.
+     */
+    default AutoCloseable nativeMemory(D data) {
+        return null;
     }
 
-    /** The decode step alone. */
+    /** How a {@link LoadFailure} says what replaced the asset, e.g. {@code using the placeholder cube}. */
+    default String fallback() {
+        return "using a placeholder";
+    }
+
+    /** The decode step alone: what {@link FileCodec#texture} and {@link FileCodec#mesh} make a codec of. */
     @FunctionalInterface
     interface Decoder<D> {
         D decode(String file, byte[] bytes);

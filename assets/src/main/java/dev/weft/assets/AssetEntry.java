@@ -34,13 +34,14 @@ final class AssetEntry {
     volatile long uploadedNanos;
     volatile long endedNanos;
     volatile long bytes;
-    IoPool.Pending<byte[]> read;                       // issued by start() before the job is submitted
+    IoPool.Pending<byte[]> read;                       // requested by start() before the job is submitted
     volatile LoadedAsset result;                       // written by the load job before it ends
     volatile LoadFailure failure;                      // likewise
     volatile boolean cancelled;
     volatile boolean loadEnded;                        // load job wrote its last field; see maybeCleanup
     volatile boolean dead;                             // last reference released
     Object gpu;                                        // main thread only: the GpuUploader's handle
+    volatile AutoCloseable nativeMemory;               // the decoded data's native memory, set in the decode lane
     private final List<Watcher> watchers = new ArrayList<>();   // guarded by this
     private long bytesArrived = -1;                    // guarded by this; -1 until the read completed
     private boolean finished;                          // guarded by this

@@ -1,12 +1,15 @@
 package dev.weft.assets;
 
-/** What a level asset is, and so which parser or builder makes it. */
+/**
+ * What an asset is: the level-file keyword that declares it, and the kind a {@link CodecRegistry} files
+ * its codecs under (by file extension for file kinds, one {@link DerivedCodec} for a derived kind).
+ */
 public enum AssetKind {
-    /** A PNG file, decoded by {@link PngDecoder}. */
+    /** An image file, decoded by a texture codec ({@link FileCodec#texture}; PNG by default). */
     TEXTURE("texture", false),
-    /** A Wavefront OBJ file, parsed by {@link ObjParser}. */
+    /** A mesh file, decoded by a mesh codec ({@link FileCodec#mesh}; Wavefront OBJ by default). */
     MESH("mesh", false),
-    /** A {@link CollisionMesh} built from a mesh asset once that mesh is parsed; no file of its own. */
+    /** A {@link CollisionMesh} built from a mesh asset once that mesh is parsed (by the registry's collision codec); no file of its own. */
     COLLISION("collision", true);
 
     private final String keyword;

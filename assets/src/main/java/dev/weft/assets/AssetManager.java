@@ -65,7 +65,8 @@ import java.util.function.Function;
  * {@link #maybeCleanup}, whose CAS makes it happen once.
  *
  * <h3>Native memory</h3>
- * Every decoded {@link TextureData} goes into {@link #liveTextureData} and is closed by whoever removes
+ * Every decoded asset's native memory ({@link AssetCodec#nativeMemory}: a {@link TextureData}) goes into
+ * {@link #liveNativeMemory} and is closed by whoever removes
  * it from there (once). Headless it lives until cleanup. With uploads, the upload main-thread job and
  * the waiting load job race on one CAS for it: the job takes it (and frees it after uploading, or after
  * skipping a dead asset's upload), or the load job, woken by a cancellation, abandons it and frees it
@@ -81,9 +82,11 @@ import java.util.function.Function;
  * after any upload of the same asset.
  *
  * <h3>Order</h3>
- * A file's read is issued when its load starts, in {@link #request}, not when its job first runs: the
- * I/O threads then serve reads in request order (the delay queue is FIFO for equal delays), whatever
- * order the workers pick the jobs in (a worker pops its own newest job first). The level loader
+ * A file's read is requested when its load starts, in {@link #request}, not when its job first runs:
+ * {@link IoPool#read} stamps it with its due time there, and the job's {@code await} (a
+ * {@code Jobs.blocking} call, first thing in the job) queues it at that time, so the I/O threads serve
+ * reads in request order whatever order the workers pick the jobs in (a worker pops its own newest
+ * job first). The level loader
  * requests its largest files first, so the longest read-decode chains start first.
  *
  * <h3>Completion</h3>
@@ -105,8 +108,8 @@ public final class AssetManager implements AutoCloseable {
     private final ConcurrentHashMap<AssetId, AssetEntry> entries = new ConcurrentHashMap<>();
     private final LoadProgress progress = new LoadProgress();   // every load of this manager
     private final AtomicLong loadsStarted = new AtomicLong();
-    final Set<TextureData> liveTextureData = ConcurrentHashMap.newKeySet();  // decoded, not yet closed
-    private final AtomicLong textureDataFreed = new AtomicLong();
+    final Set<AutoCloseable> liveNativeMemory = ConcurrentHashMap.newKeySet();  // decoded, not yet closed
+    private final AtomicLong nativeMemoryFreed = new AtomicLong();
     private volatile boolean closed;
 
     private AssetManager(Builder b) {
@@ -164,13 +167,9 @@ public final class AssetManager implements AutoCloseable {
         return request(AssetId.collision(meshPath), LoadedCollision.class);
     }
 
-    /** Requests any asset; the reference's type follows {@code id.kind()}. */
+    /** Requests any asset; what it loads as follows {@code id.kind()} and its codec. */
     public AssetRef<? extends LoadedAsset> request(AssetId id) {
-        return switch (id.kind()) {
-            case TEXTURE -> request(id, LoadedTexture.class);
-            case MESH -> request(id, LoadedMesh.class);
-            case COLLISION -> request(id, LoadedCollision.class);
-        };
+        return request(id, LoadedAsset.class);
     }
 
     <T extends LoadedAsset> AssetRef<T> request(AssetId id, Class<T> type) {
@@ -199,7 +198,7 @@ public final class AssetManager implements AutoCloseable {
         }
         loadsStarted.incrementAndGet();
         progress.addTotals(0, 1);
-        if (e.id.kind() != AssetKind.COLLISION && !e.id.isPlaceholder()) {
+        if (!e.id.kind().isDerived() && !e.id.isPlaceholder()) {
             e.read = io.read(e.id.path());          // at once, in request order: see "Order" in the class comment
         }
         try {
@@ -228,16 +227,12 @@ public final class AssetManager implements AutoCloseable {
     private void load(AssetEntry e) {
         e.startedNanos = System.nanoTime();
         try {
-            e.result = switch (e.id.kind()) {
-                case TEXTURE -> steps.loadTexture(e);
-                case MESH -> steps.loadMesh(e);
-                case COLLISION -> steps.loadCollision(e);
-            };
+            e.result = steps.load(e);
         } catch (CancellationException c) {
             e.cancelled = true;                     // unloaded (or closed) mid-load: no result
         } catch (RuntimeException | Error t) {      // a bug or an upload of a placeholder failing: still finish
             e.failure = LoadFailure.of(e.id.toString(), displayName(e.id), t, "using a placeholder");
-            e.result = placeholderWithoutUpload(e.id);
+            e.result = steps.placeholderWithoutUpload(e.id);
         } finally {
             e.endedNanos = System.nanoTime();
             e.endLoad();                            // notifies watchers
@@ -246,23 +241,15 @@ public final class AssetManager implements AutoCloseable {
         }
     }
 
-    private LoadedAsset placeholderWithoutUpload(AssetId id) {
-        return switch (id.kind()) {
-            case TEXTURE -> new LoadedTexture(id, null, Placeholders.checkerTexture(), null);
-            case MESH -> new LoadedMesh(id, null, Placeholders.unitCube(), Placeholders.unitCubeBounds(), null);
-            case COLLISION -> new LoadedCollision(id, Placeholders.collisionOf(Placeholders.unitCube()), true);
-        };
-    }
-
     private static final int UPLOAD_PENDING = 0, UPLOAD_TAKEN = 1, UPLOAD_ABANDONED = 2;
 
     /**
      * Uploads on the main thread with {@code make} (one call of the uploader) and parks until it ran. The main-thread job belongs to the asset's group,
-     * so an asset unloaded meanwhile never uploads. {@code data}, if given, is freed exactly once and never
+     * so an asset unloaded meanwhile never uploads. {@code memory}, if given, is freed exactly once and never
      * while the main thread reads it: the upload job and this method race on one CAS for it; the job frees
      * it after uploading, or this method frees it if the wait ends first (cancelled) and the job never took it.
      */
-    Object upload(AssetEntry e, Function<GpuUploader, Object> make, TextureData data) {
+    Object upload(AssetEntry e, Function<GpuUploader, Object> make, AutoCloseable memory) {
         AtomicInteger handoff = new AtomicInteger(UPLOAD_PENDING);
         JobHandle<Object> h;
         try {
@@ -278,18 +265,18 @@ public final class AssetManager implements AutoCloseable {
                     e.gpu = gpu;                    // main thread only; the free job takes it
                     return gpu;
                 } finally {
-                    freeTextureData(data);
+                    freeNativeMemory(memory);
                 }
             });
         } catch (RuntimeException x) {
-            freeTextureData(data);
+            freeNativeMemory(memory);
             throw x;
         }
         try {
             return h.join();
         } catch (CancellationException c) {
             if (handoff.compareAndSet(UPLOAD_PENDING, UPLOAD_ABANDONED)) {
-                freeTextureData(data);              // the upload never started and now never will touch it
+                freeNativeMemory(memory);              // the upload never started and now never will touch it
             }
             throw c;
         }
@@ -301,10 +288,14 @@ public final class AssetManager implements AutoCloseable {
         progress.addDone(bytes, 0);
     }
 
-    void freeTextureData(TextureData d) {
-        if (d != null && liveTextureData.remove(d)) {
-            d.close();
-            textureDataFreed.incrementAndGet();
+    void freeNativeMemory(AutoCloseable memory) {
+        if (memory != null && liveNativeMemory.remove(memory)) {
+            try {
+                memory.close();
+            } catch (Exception x) {
+                throw new IllegalStateException("freeing " + memory + " failed", x);
+            }
+            nativeMemoryFreed.incrementAndGet();
         }
     }
 
@@ -312,9 +303,7 @@ public final class AssetManager implements AutoCloseable {
         if (!e.dead || !e.loadEnded || !e.cleaned.compareAndSet(false, true)) {
             return;
         }
-        if (e.result instanceof LoadedTexture t) {
-            freeTextureData(t.data());
-        }
+        freeNativeMemory(e.nativeMemory);
         if (uploader != null) {
             // Queued from a job of the never-cancelled housekeeping group: a main-thread job joins its
             // submitter's group, and ours (the asset's, or a level's) is usually cancelled by now.
@@ -346,8 +335,8 @@ public final class AssetManager implements AutoCloseable {
 
     /** Counters for tests, logs and leak checks. */
     public Stats stats() {
-        return new Stats(entries.size(), loadsStarted.get(), io.reads(), io.bytesRead(), liveTextureData.size(),
-                textureDataFreed.get());
+        return new Stats(entries.size(), loadsStarted.get(), io.reads(), io.bytesRead(), liveNativeMemory.size(),
+                nativeMemoryFreed.get());
     }
 
     /**

@@ -9,29 +9,34 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Codecs by asset kind and file extension. {@link #defaults()} has PNG (LWJGL STB) for textures and OBJ for
- * meshes; a new format is one {@link AssetCodec} and one {@link #register} call. Registration and lookup
- * may happen on any thread (a concurrent map); register codecs before the manager that uses this
+ * Codecs by asset kind and file extension, and the builders of derived kinds. {@link #defaults()} has PNG
+ * (LWJGL STB) textures, OBJ meshes and collisions built from meshes; a new format is one
+ * {@link AssetCodec} and one {@link #register} call, after which the {@link AssetManager} loads files of
+ * its extension and {@link LevelFile#parse(String, String, CodecRegistry)} accepts them. Registration and
+ * lookup may happen on any thread (concurrent maps); register codecs before the manager that uses this
  * registry requests files of that extension.
  */
 public final class CodecRegistry {
     private final Map<AssetKind, Map<String, AssetCodec<?>>> byKind = new ConcurrentHashMap<>();
+    private final Map<AssetKind, AssetCodec<?>> firstByKind = new ConcurrentHashMap<>();   // placeholders of unknown extensions
+    private final Map<AssetKind, DerivedCodec<?>> derived = new ConcurrentHashMap<>();
 
     /** An empty registry. */
     public CodecRegistry() {}
 
-    /** PNG textures and OBJ meshes. */
+    /** PNG textures, OBJ meshes, and collision BVHs built from meshes. */
     public static CodecRegistry defaults() {
         return new CodecRegistry()
-                .register(AssetCodec.of(AssetKind.TEXTURE, List.of("png"), PngDecoder::decode))
-                .register(AssetCodec.of(AssetKind.MESH, List.of("obj"), ObjParser::parse));
+                .register(FileCodec.texture(List.of("png"), PngDecoder::decode))
+                .register(FileCodec.mesh(List.of("obj"), ObjParser::parse))
+                .register(new CollisionCodec());
     }
 
     /**
      * Adds {@code codec} under each of its extensions for its kind.
      *
-     * @throws IllegalArgumentException if its kind is derived (collisions are built from meshes, not
-     *                                  decoded) or an extension of that kind is taken
+     * @throws IllegalArgumentException if its kind is derived (those are built, see
+     *                                  {@link #register(DerivedCodec)}) or an extension of that kind is taken
      */
     public CodecRegistry register(AssetCodec<?> codec) {
         Objects.requireNonNull(codec, "codec");
@@ -45,6 +50,24 @@ public final class CodecRegistry {
                 throw new IllegalArgumentException("." + ext + " " + codec.kind().keyword() + "s already decode with " + old);
             }
         }
+        firstByKind.putIfAbsent(codec.kind(), codec);
+        return this;
+    }
+
+    /**
+     * Makes {@code codec} the builder of its (derived) kind.
+     *
+     * @throws IllegalArgumentException if its kind is not derived or already has a builder
+     */
+    public CodecRegistry register(DerivedCodec<?> codec) {
+        Objects.requireNonNull(codec, "codec");
+        if (!codec.kind().isDerived()) {
+            throw new IllegalArgumentException(codec.kind().keyword() + " assets are decoded from files, not derived: " + codec);
+        }
+        DerivedCodec<?> old = derived.putIfAbsent(codec.kind(), codec);
+        if (old != null) {
+            throw new IllegalArgumentException(codec.kind().keyword() + "s are already built by " + old);
+        }
         return this;
     }
 
@@ -54,10 +77,9 @@ public final class CodecRegistry {
      * @throws AssetFormatException naming {@code file} and the registered extensions if none fits
      */
     public AssetCodec<?> codecFor(AssetId id, String file) {
-        String ext = extensionOf(id.path());
-        Map<String, AssetCodec<?>> exts = byKind.getOrDefault(id.kind(), Map.of());
-        AssetCodec<?> codec = ext == null ? null : exts.get(ext);
+        AssetCodec<?> codec = lookup(id.kind(), id.path());
         if (codec == null) {
+            String ext = extensionOf(id.path());
             throw new AssetFormatException(file, "no " + id.kind().keyword() + " codec for "
                     + (ext == null ? "a file without an extension" : "'." + ext + "'") + "; registered: "
                     + registered(id.kind()));
@@ -65,14 +87,39 @@ public final class CodecRegistry {
         return codec;
     }
 
-    /** Decodes {@code bytes} with the codec for {@code id}; the result must be a {@code type}. */
-    <D> D decode(AssetId id, String file, byte[] bytes, Class<D> type) {
-        AssetCodec<?> codec = codecFor(id, file);
-        Object d = codec.decode(file, bytes);
-        if (!type.isInstance(d)) {
-            throw new IllegalStateException(codec + " returned " + d + ", not a " + type.getSimpleName());
+    /** True if a codec of {@code kind} decodes files named like {@code path}. */
+    public boolean accepts(AssetKind kind, String path) {
+        return lookup(kind, path) != null;
+    }
+
+    /**
+     * The codec whose placeholder stands in for {@code id}: the one for its extension, or else the first
+     * registered for its kind (a file of an unknown extension still gets a checker or a cube).
+     *
+     * @throws IllegalStateException if no codec of that kind is registered at all
+     */
+    AssetCodec<?> placeholderCodec(AssetId id) {
+        AssetCodec<?> codec = lookup(id.kind(), id.path());
+        if (codec == null) {
+            codec = firstByKind.get(id.kind());
         }
-        return type.cast(d);
+        if (codec == null) {
+            throw new IllegalStateException("no " + id.kind().keyword() + " codec registered, so no placeholder for " + id);
+        }
+        return codec;
+    }
+
+    /**
+     * The builder of derived kind {@code kind}.
+     *
+     * @throws IllegalStateException if none is registered
+     */
+    DerivedCodec<?> derived(AssetKind kind) {
+        DerivedCodec<?> codec = derived.get(kind);
+        if (codec == null) {
+            throw new IllegalStateException("no builder registered for " + kind.keyword() + " assets");
+        }
+        return codec;
     }
 
     /** The registered extensions of {@code kind}, sorted, e.g. {@code [.png]}. */
@@ -80,6 +127,11 @@ public final class CodecRegistry {
         List<String> out = new ArrayList<>();
         new TreeMap<>(byKind.getOrDefault(kind, Map.of())).keySet().forEach(e -> out.add("." + e));
         return out;
+    }
+
+    private AssetCodec<?> lookup(AssetKind kind, String path) {
+        String ext = extensionOf(path);
+        return ext == null ? null : byKind.getOrDefault(kind, Map.of()).get(ext);
     }
 
     private static String extensionOf(String path) {

@@ -1,15 +1,18 @@
 package dev.weft.assets;
 
-import dev.weft.Counter;
+import dev.weft.Jobs;
 import java.io.IOException;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Callable;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.DelayQueue;
+import java.util.concurrent.Delayed;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -18,22 +21,27 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * A few platform threads that do the blocking reads of an {@link AssetSource}, so that jobs never do:
  * a job asks for a file with {@link #read}, which returns at once, and then parks its fiber in
- * {@link Pending#await()} until an I/O thread has the bytes. The worker runs other jobs meanwhile.
+ * {@link Pending#await()}, a {@link Jobs#blocking(java.util.concurrent.Executor, Callable)} call on these
+ * threads, until an I/O thread has the bytes. The worker runs other jobs meanwhile.
  *
  * <pre>{@code
  * IoPool.Pending<byte[]> read = io.read("tiny/textures/grass_64.png");  // any thread, returns at once
  * byte[] png = read.await();       // in a job: parks the fiber, resumes on a worker when the bytes are in
  * }</pre>
  *
- * <p>Hand-off: the I/O thread writes the result into the {@link Pending} and then decrements its
- * {@link Counter} (a full fence that publishes the result and wakes the parked fiber, which Weft then
- * queues as ready at its job's priority). Injected latency ({@link FaultPlan#latencyNanos}) delays the
- * start of the read with the executor's delay queue, so a slow "disk" holds no I/O thread while it waits
- * and latencies of concurrent reads overlap, as they would on a device with a deep queue.
+ * <p>Order: {@link #read} stamps the request with its due time (now plus its injected latency,
+ * {@link FaultPlan#latencyNanos}) and its place in request order; {@code await} puts the read in the
+ * I/O threads' delay queue, ordered by due time and then request order, so queued reads are served in
+ * request order (for equal latencies) however
+ * late their jobs got to {@code await}, a slow "disk" holds no I/O thread while it waits, and latencies
+ * of concurrent reads overlap, as on a device with a deep queue. A read starts only once its job awaits
+ * it: the asset manager's load jobs await first thing.
  *
- * <p>Threading: {@link #read}, {@link #sizes} and the counters may be called from any thread. A fiber
- * waiting in {@code await} is woken with a cancellation if its job is cancelled; the read itself runs to
- * the end and its bytes are dropped (they are plain heap arrays: nothing leaks).
+ * <p>Threading: {@link #read}, {@link #sizes} and the counters may be called from any thread. Outside a
+ * job {@code await} runs the read on the calling thread (as {@code Jobs.blocking} does). A fiber waiting
+ * in {@code await} is woken with a cancellation if its job is cancelled; the read itself runs to the end
+ * and its bytes are dropped (plain heap arrays: nothing leaks). {@link #close} fails every read still
+ * queued with an {@link IOException}, and later ones too, so no waiter hangs.
  */
 public final class IoPool implements AutoCloseable {
     /** Prefix of the I/O threads' names. */
@@ -41,10 +49,12 @@ public final class IoPool implements AutoCloseable {
 
     private final AssetSource source;
     private final FaultPlan faults;
-    private final ScheduledThreadPoolExecutor executor;
+    private final ThreadPoolExecutor executor;               // its queue: a DelayQueue of Queued
+    private final AtomicLong requests = new AtomicLong();    // request order, stamped by read() and sizes()
     private final AtomicLong reads = new AtomicLong();       // reads started (source.read calls)
     private final AtomicLong bytesRead = new AtomicLong();   // bytes delivered by successful reads
-    private final Set<Pending<?>> inFlight = ConcurrentHashMap.newKeySet();  // added at schedule, removed at completion
+    private final Set<Queued> queued = ConcurrentHashMap.newKeySet();  // handed to the executor, not started
+    private volatile boolean closed;                          // written before shutdownNow; read by every call
 
     /** Default OS nice value of the I/O threads: below frame work, which they must never delay. */
     public static final int DEFAULT_NICE = 10;
@@ -75,9 +85,12 @@ public final class IoPool implements AutoCloseable {
             t.setDaemon(true);
             return t;
         };
-        this.executor = new ScheduledThreadPoolExecutor(threads, factory);
-        this.executor.setRemoveOnCancelPolicy(true);
-        this.executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+        // A delay queue ordered by (due time, request order): ScheduledThreadPoolExecutor clamps a due time
+        // in the past to "now", which would serve reads in the order they were awaited.
+        @SuppressWarnings("unchecked")
+        BlockingQueue<Runnable> queue = (BlockingQueue<Runnable>) (BlockingQueue<?>) new DelayQueue<Queued>();
+        this.executor = new ThreadPoolExecutor(threads, threads, 0L, TimeUnit.NANOSECONDS, queue, factory);
+        this.executor.prestartAllCoreThreads();   // so execute() always queues (a new worker would run it at once)
     }
 
     public AssetSource source() {
@@ -112,25 +125,37 @@ public final class IoPool implements AutoCloseable {
         });
     }
 
-    /**
-     * The one place where a call is put on an I/O thread; the fiber parks later in {@link Pending#await()}.
-     * When engine-jobs has {@code Jobs.blocking(executor, call)}, this method and {@code Pending} are what
-     * to switch to it (the read is issued here at request time, so the switch must keep that read-ahead,
-     * e.g. by starting the blocking call from the asset's job at once).
-     */
     private <T> Pending<T> schedule(String what, long delayNanos, IoCall<T> call) {
-        Pending<T> p = new Pending<>(what);
-        inFlight.add(p);
+        return new Pending<>(this, what, System.nanoTime() + delayNanos, requests.getAndIncrement(), call);
+    }
+
+    /**
+     * Puts {@code r} (a {@code Jobs.blocking} call) in the delay queue at {@code dueNanos}; after close it
+     * runs at once on the caller, where the call fails fast (see {@link #checkOpen}).
+     */
+    private void execute(long dueNanos, long request, Runnable r) {
+        Queued q = new Queued(r, dueNanos, request);
+        queued.add(q);
         try {
-            executor.schedule(() -> {
-                p.complete(call);
-                inFlight.remove(p);
-            }, delayNanos, TimeUnit.NANOSECONDS);
+            if (!closed) {
+                executor.execute(q);
+                return;
+            }
         } catch (RejectedExecutionException e) {
-            p.fail(new IOException(what + ": the I/O pool is closed", e));
-            inFlight.remove(p);
+            // closed meanwhile: fall through
         }
-        return p;
+        q.run();
+    }
+
+    private void checkOpen(String what) throws IOException {
+        if (closed) {
+            throw new IOException(what + ": the I/O pool was closed before it ran");
+        }
+    }
+
+    /** Calls handed to the I/O threads and not started yet (for tests). */
+    int queuedCalls() {
+        return queued.size();
     }
 
     /** Reads started so far (calls to {@link AssetSource#read}). */
@@ -143,9 +168,10 @@ public final class IoPool implements AutoCloseable {
         return bytesRead.get();
     }
 
-    /** Stops the I/O threads; pending requests fail with an {@link IOException}. */
+    /** Stops the I/O threads; reads still queued (or asked for later) fail with an {@link IOException}. */
     @Override
     public void close() {
+        closed = true;                            // volatile: every later call checks it first
         executor.shutdownNow();                   // drops requests still in their latency delay
         try {
             if (!executor.awaitTermination(10, TimeUnit.SECONDS)) {
@@ -154,10 +180,9 @@ public final class IoPool implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
-            for (Pending<?> p : inFlight) {       // whoever waits for a dropped request gets an error, not a hang
-                p.fail(new IOException(p.what + ": the I/O pool was closed before it ran"));
+            for (Queued q : queued) {             // whoever waits for a dropped read gets an error, not a hang
+                q.run();
             }
-            inFlight.clear();
         }
     }
 
@@ -173,72 +198,89 @@ public final class IoPool implements AutoCloseable {
     }
 
     /**
-     * One request in flight. {@link #await()} parks a fiber (blocks a plain thread) until an I/O thread has
-     * completed it; the result is written before the counter drops, so the waiter sees it.
+     * A blocking call handed to the executor, due at {@code dueNanos}: runs once, by an I/O thread or,
+     * after close, by the closer.
+     */
+    private final class Queued implements Runnable, Delayed {
+        private final Runnable call;
+        private final long dueNanos;
+        private final long request;
+        private final AtomicBoolean ran = new AtomicBoolean();   // CAS: the I/O thread or close, once
+
+        Queued(Runnable call, long dueNanos, long request) {
+            this.call = call;
+            this.dueNanos = dueNanos;
+            this.request = request;
+        }
+
+        @Override
+        public long getDelay(TimeUnit unit) {
+            return unit.convert(dueNanos - System.nanoTime(), TimeUnit.NANOSECONDS);
+        }
+
+        @Override
+        public int compareTo(Delayed other) {
+            Queued o = (Queued) other;
+            int byDue = Long.compare(dueNanos - o.dueNanos, 0);   // wrap-safe, like System.nanoTime
+            return byDue != 0 ? byDue : Long.compare(request, o.request);
+        }
+
+        @Override
+        public void run() {
+            if (ran.compareAndSet(false, true)) {
+                queued.remove(this);
+                call.run();
+            }
+        }
+    }
+
+    /**
+     * One requested read: its due time is fixed by {@link #read}, the read itself runs when a job
+     * {@link #await}s it. Await once.
      */
     public static final class Pending<T> {
+        private final IoPool pool;
         private final String what;
-        private final Counter done;      // 1 until completed; the I/O thread decrements it
-        private volatile T value;        // written before done.decrement()
-        private volatile IOException failure;
-        private final AtomicBoolean completed = new AtomicBoolean();   // exactly one completion decrements
+        private final long dueNanos;
+        private final long request;
+        private final IoCall<T> call;
 
-        Pending(String what) {
+        Pending(IoPool pool, String what, long dueNanos, long request, IoCall<T> call) {
+            this.pool = pool;
             this.what = what;
-            this.done = new Counter(what);
-            this.done.add(1);
-        }
-
-        void complete(IoCall<T> call) {
-            if (completed.get()) {
-                return;
-            }
-            T v = null;
-            IOException f = null;
-            try {
-                v = call.call();
-            } catch (IOException e) {
-                f = e;
-            } catch (RuntimeException | Error e) {
-                f = new IOException(what + " failed: " + e, e);
-            }
-            finish(v, f);
-        }
-
-        void fail(IOException e) {
-            finish(null, e);
-        }
-
-        private void finish(T v, IOException f) {
-            if (completed.compareAndSet(false, true)) {
-                value = v;
-                failure = f;
-                done.decrement();
-            }
+            this.dueNanos = dueNanos;
+            this.request = request;
+            this.call = call;
         }
 
         /**
-         * Waits for the result: parks the calling fiber (its worker runs other jobs), blocks a platform thread.
+         * Runs the read on an I/O thread at its due time and waits for it: parks the calling fiber (its
+         * worker runs other jobs); outside a job, reads on the calling thread.
          *
          * @throws IOException if the read failed (missing file, injected failure, pool closed)
          * @throws java.util.concurrent.CancellationException if the waiting job was cancelled
          */
         public T await() throws IOException {
-            done.await();
-            IOException f = failure;
-            if (f != null) {
-                throw f;
+            Callable<T> checked = () -> {
+                pool.checkOpen(what);
+                try {
+                    return call.call();
+                } catch (RuntimeException e) {
+                    throw new IOException(what + " failed: " + e, e);
+                }
+            };
+            try {
+                return Jobs.blocking(r -> pool.execute(dueNanos, request, r), checked);
+            } catch (IOException | RuntimeException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new IOException(what + " failed: " + e, e);
             }
-            return value;
-        }
-
-        public boolean isDone() {
-            return done.isDone();
         }
 
         @Override
         public String toString() {
-            return "Pending[" + what + (isDone() ? ", done]" : "]");
+            return "Pending[" + what + "]";
         }
     }
 }

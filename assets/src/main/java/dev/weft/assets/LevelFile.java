@@ -47,12 +47,23 @@ public final class LevelFile {
         return parse(fileName, new String(utf8, StandardCharsets.UTF_8));
     }
 
-    /** Parses level text; see {@link #parse(String, byte[])}. */
+    /** Parses level text whose file assets use {@link CodecRegistry#defaults()}'s extensions; see {@link #parse(String, byte[])}. */
     public static LevelFile parse(String fileName, String text) {
+        return parse(fileName, text, CodecRegistry.defaults());
+    }
+
+    /**
+     * Parses level text; a file asset's path must end in an extension {@code codecs} has a codec for, of
+     * the asset's kind.
+     *
+     * @throws AssetFormatException naming the file and line of the first problem found (for an unregistered
+     *                              extension: the registered ones)
+     */
+    public static LevelFile parse(String fileName, String text, CodecRegistry codecs) {
         if (text.startsWith("\uFEFF")) {
             text = text.substring(1);   // a byte-order mark some editors add; not part of the header
         }
-        LevelFileParser parsed = LevelFileParser.parse(fileName, text);
+        LevelFileParser parsed = LevelFileParser.parse(fileName, text, codecs);
         List<LevelAsset> order = LevelValidator.validate(fileName, parsed.assets(), parsed.entities(), parsed.lines());
         return new LevelFile(fileName, parsed.assets(), parsed.entities(), order);
     }

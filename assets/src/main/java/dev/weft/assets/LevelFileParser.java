@@ -20,18 +20,20 @@ final class LevelFileParser {
     private static final Pattern DECIMAL = Pattern.compile("[-+]?+(?:\\d++\\.?+\\d*+|\\.\\d++)(?:[eE][-+]?+\\d++)?+");
 
     private final String file;
+    private final CodecRegistry codecs;                          // which file extensions a kind accepts
     private final Map<String, LevelAsset> assets = new LinkedHashMap<>();
     private final List<LevelEntity> entities = new ArrayList<>();
     private final Map<String, Integer> entityLines = new HashMap<>();
     private final Map<Integer, String> lines = new HashMap<>();   // statement text by line, for messages
     private boolean sawHeader;
 
-    private LevelFileParser(String file) {
+    private LevelFileParser(String file, CodecRegistry codecs) {
         this.file = file;
+        this.codecs = codecs;
     }
 
-    static LevelFileParser parse(String file, String text) {
-        LevelFileParser parser = new LevelFileParser(file);
+    static LevelFileParser parse(String file, String text, CodecRegistry codecs) {
+        LevelFileParser parser = new LevelFileParser(file, codecs);
         String[] rawLines = text.split("\r?\n", -1);
         for (int i = 0; i < rawLines.length; i++) {
             parser.line(i + 1, rawLines[i]);
@@ -71,23 +73,33 @@ final class LevelFileParser {
             return;
         }
         switch (tokens[0]) {
-            case "texture" -> fileAsset(number, tokens, AssetKind.TEXTURE, ".png", statement);
-            case "mesh" -> fileAsset(number, tokens, AssetKind.MESH, ".obj", statement);
             case "collision" -> collision(number, tokens, statement);
             case "entity" -> entity(number, tokens, statement);
             case "weft-level" -> throw error(number, "header repeated: '" + statement + "'");
-            default -> throw error(number, "unknown statement '" + tokens[0] + "' in '" + statement + "'");
+            default -> fileAsset(number, tokens, fileKindNamed(number, tokens[0], statement), statement);
         }
     }
 
-    private void fileAsset(int number, String[] tokens, AssetKind kind, String extension, String statement) {
+    private AssetKind fileKindNamed(int number, String keyword, String statement) {
+        for (AssetKind k : AssetKind.values()) {
+            if (!k.isDerived() && k.keyword().equals(keyword)) {
+                return k;
+            }
+        }
+        throw error(number, "unknown statement '" + keyword + "' in '" + statement + "'");
+    }
+
+    private void fileAsset(int number, String[] tokens, AssetKind kind, String statement) {
         if (tokens.length != 3) {
             throw error(number, "expected '" + kind.keyword() + " <name> <path>' but got '" + statement + "'");
         }
         String path = tokens[2];
-        if (!PATH.matcher(path).matches() || path.contains("..") || !path.endsWith(extension)) {
-            throw error(number, "bad path '" + path + "' in '" + statement
-                    + "' (relative, '/'-separated, no '..', ending in " + extension + ")");
+        if (!PATH.matcher(path).matches() || path.contains("..")) {
+            throw error(number, "bad path '" + path + "' in '" + statement + "' (relative, '/'-separated, no '..')");
+        }
+        if (!codecs.accepts(kind, path)) {
+            throw error(number, "bad path '" + path + "' in '" + statement + "': no " + kind.keyword()
+                    + " codec for its extension; registered: " + codecs.registered(kind));
         }
         declare(number, new LevelAsset(name(number, tokens[1], statement), kind, path, List.of(), number));
     }

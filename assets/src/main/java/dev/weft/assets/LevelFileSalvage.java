@@ -43,14 +43,16 @@ final class LevelFileSalvage {
 
     private final String file;
     private final String levelName;
+    private final CodecRegistry codecs;
     private final List<String> lines;                       // the original text, line by line, repaired in place
     private final List<String> extra = new ArrayList<>();   // placeholder declarations appended after it
     private final Set<String> declared = new LinkedHashSet<>();
     private final Map<Integer, Integer> repairsPerLine = new HashMap<>();
     private final List<LoadFailure> failures = new ArrayList<>();
 
-    private LevelFileSalvage(String levelName, String file, String text) {
+    private LevelFileSalvage(String levelName, String file, String text, CodecRegistry codecs) {
         this.levelName = levelName;
+        this.codecs = codecs;
         this.file = file;
         this.lines = new ArrayList<>(Arrays.asList(text.split("\r?\n", -1)));
     }
@@ -58,19 +60,19 @@ final class LevelFileSalvage {
     /**
      * @throws AssetFormatException if the file has no valid header, or repairs do not converge
      */
-    static Result parse(String levelName, String file, byte[] utf8) {
+    static Result parse(String levelName, String file, byte[] utf8, CodecRegistry codecs) {
         String text = new String(utf8, StandardCharsets.UTF_8);
         if (text.startsWith("\uFEFF")) {
             text = text.substring(1);
         }
-        return new LevelFileSalvage(levelName, file, text).run();
+        return new LevelFileSalvage(levelName, file, text, codecs).run();
     }
 
     private Result run() {
         int budget = lines.size() * 3 + 8;              // each line is repaired at most twice, then dropped
         for (int attempt = 0; attempt < budget; attempt++) {
             try {
-                LevelFile level = LevelFile.parse(file, text());
+                LevelFile level = LevelFile.parse(file, text(), codecs);
                 return new Result(level, List.copyOf(failures), Set.copyOf(declared));
             } catch (AssetFormatException e) {
                 if (e.line() <= 0 || e.line() > lines.size() || e.getMessage().contains("expected header")
@@ -175,8 +177,10 @@ final class LevelFileSalvage {
         }
     }
 
-    private static String declaration(AssetKind kind, String name) {
-        String extension = kind == AssetKind.TEXTURE ? ".png" : ".obj";
+    /** A placeholder declaration: its path has the first extension registered for {@code kind}, so it parses. */
+    private String declaration(AssetKind kind, String name) {
+        List<String> extensions = codecs.registered(kind);
+        String extension = extensions.isEmpty() ? "" : extensions.get(0);
         return kind.keyword() + " " + name + " " + AssetId.PLACEHOLDER_DIR + name + extension;
     }
 

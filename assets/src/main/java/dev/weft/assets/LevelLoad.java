@@ -121,10 +121,6 @@ public final class LevelLoad {
         unload();
     }
 
-    public boolean isUnloaded() {
-        return unloaded.get();
-    }
-
     // ------------------------------------------------------------------ the level job
 
     private void run() {
@@ -154,7 +150,7 @@ public final class LevelLoad {
         String file = assets.io().source().displayName(path);
         try {
             byte[] text = assets.io().read(path).await();   // parks until the I/O thread has it
-            LevelFileSalvage.Result parsed = LevelFileSalvage.parse(levelName, file, text);
+            LevelFileSalvage.Result parsed = LevelFileSalvage.parse(levelName, file, text, assets.codecs);
             failures.addAll(parsed.failures());
             return parsed.level();
         } catch (IOException | AssetFormatException e) {

@@ -3,14 +3,14 @@ package dev.weft.assets;
 import dev.weft.JobFailedException;
 import dev.weft.Jobs;
 import java.util.concurrent.CancellationException;
-import java.util.function.Consumer;
-import java.util.function.Function;
 
 /**
- * The steps of one asset's load job, per kind: await the bytes (parked), decode in the manager's decode
- * lane through its {@link CodecRegistry}, upload through its {@link GpuUploader} (a main-thread job), and
- * fall back to a placeholder with a {@link LoadFailure} at any failed step. Runs only inside the load job
- * of its {@link AssetManager} (a fiber), which owns all state it touches.
+ * The steps of one asset's load job, the same for every kind: a file asset awaits its bytes (parked),
+ * decodes in the manager's decode lane with its {@link AssetCodec}, and uploads through the
+ * {@link GpuUploader} (a main-thread job); a derived asset awaits its source and is built by its
+ * {@link DerivedCodec} in the lane. Any failed step gives the codec's placeholder and a
+ * {@link LoadFailure}. Runs only inside the load job of its {@link AssetManager} (a fiber), which owns all
+ * state it touches.
  */
 final class LoadSteps {
     private final AssetManager m;
@@ -19,128 +19,117 @@ final class LoadSteps {
         this.m = m;
     }
 
+    LoadedAsset load(AssetEntry e) {
+        return e.id.kind().isDerived() ? loadDerived(e, m.codecs.derived(e.id.kind())) : loadFile(e);
+    }
+
+    /** The placeholder of {@code id}'s codec, not uploaded: what a load that failed unexpectedly ends with. */
+    LoadedAsset placeholderWithoutUpload(AssetId id) {
+        if (id.kind().isDerived()) {
+            return m.codecs.derived(id.kind()).placeholder(id);
+        }
+        return placeholderAsset(m.codecs.placeholderCodec(id), id);
+    }
+
+    private static <D> LoadedAsset placeholderAsset(AssetCodec<D> codec, AssetId id) {
+        return codec.asset(id, codec.placeholder(), true, null);
+    }
+
     /**
      * Parks until an I/O thread has the bytes, then decodes them in the decode lane with the codec for the
-     * asset's extension; {@code adopt} sees the result inside the lane, {@code abandon} frees it if the
-     * waiter was cancelled meanwhile. On a read or format error: records it in {@code e.failure} (ending
-     * with {@code fallback}) and returns null for the caller's placeholder. A cancellation propagates.
+     * asset's extension and uploads the result. On a read, format or upload error: the placeholder, with
+     * the failure in {@code e.failure}. A cancellation propagates.
      */
-    private <D> D readAndDecode(AssetEntry e, String file, Class<D> type, Consumer<D> adopt, Consumer<D> abandon,
-                                String fallback) {
+    private LoadedAsset loadFile(AssetEntry e) {
+        AssetCodec<?> fallback = m.codecs.placeholderCodec(e.id);
+        if (e.id.isPlaceholder()) {
+            return placeholder(e, fallback, null);
+        }
+        String file = m.displayName(e.id);
+        byte[] bytes;
+        AssetCodec<?> codec;
         try {
-            byte[] bytes = e.read.await();          // parks until an I/O thread has the bytes
+            bytes = e.read.await();                 // parks until an I/O thread has the bytes
             m.arrived(e, bytes.length);
             Jobs.checkCancelled();
-            return m.lane.call(() -> {
-                m.io.faults().burnCpu(e.id);
-                D d = m.codecs.decode(e.id, file, bytes, type);
-                adopt.accept(d);
-                return d;
-            }, abandon);
+            codec = m.codecs.codecFor(e.id, file);
         } catch (CancellationException c) {
             throw c;
         } catch (Exception x) {
-            e.failure = LoadFailure.of(e.id.toString(), file, x, fallback);
-            return null;
+            return placeholder(e, fallback, LoadFailure.of(e.id.toString(), file, x, fallback.fallback()));
         }
+        return decodeAndUpload(e, codec, file, bytes);
     }
 
-    LoadedTexture loadTexture(AssetEntry e) {
-        if (e.id.isPlaceholder()) {
-            return placeholderTexture(e, null);
-        }
-        String file = m.displayName(e.id);
-        TextureData data = readAndDecode(e, file, TextureData.class, m.liveTextureData::add, m::freeTextureData,
-                "using the placeholder texture");
-        if (data == null) {
-            return placeholderTexture(e, e.failure);
+    private <D> LoadedAsset decodeAndUpload(AssetEntry e, AssetCodec<D> codec, String file, byte[] bytes) {
+        D data;
+        try {
+            data = m.lane.call(() -> {
+                m.io.faults().burnCpu(e.id);
+                D d = codec.decode(file, bytes);
+                AutoCloseable memory = codec.nativeMemory(d);
+                if (memory != null) {
+                    e.nativeMemory = memory;        // freed by cleanup unless the upload frees it first
+                    m.liveNativeMemory.add(memory);
+                }
+                return d;
+            }, d -> m.freeNativeMemory(codec.nativeMemory(d)));
+        } catch (CancellationException c) {
+            throw c;
+        } catch (Exception x) {
+            return placeholder(e, codec, LoadFailure.of(e.id.toString(), file, x, codec.fallback()));
         }
         e.decodedNanos = System.nanoTime();
         if (m.uploader == null) {
-            return new LoadedTexture(e.id, data, null, null);
+            return codec.asset(e.id, data, false, null);
         }
         Object gpu;
         try {
-            gpu = m.upload(e, u -> u.uploadTexture(TextureSource.of(data.width(), data.height(), data.rgba())), data);
+            gpu = m.upload(e, u -> codec.upload(u, data), codec.nativeMemory(data));
         } catch (JobFailedException x) {
-            return placeholderTexture(e, LoadFailure.of(e.id.toString(), file, x.getCause(),
-                    "upload failed; using the placeholder texture"));
+            return placeholder(e, codec, LoadFailure.of(e.id.toString(), file, x.getCause(),
+                    "upload failed; " + codec.fallback()));
         }
         e.uploadedNanos = System.nanoTime();
-        return new LoadedTexture(e.id, data, null, gpu);
+        return codec.asset(e.id, data, false, gpu);
     }
 
-    private LoadedTexture placeholderTexture(AssetEntry e, LoadFailure failure) {
-        TextureSource px = Placeholders.checkerTexture();
-        return new LoadedTexture(e.id, null, px, placeholderUpload(e, failure, u -> u.uploadTexture(px)));
-    }
-
-    /** Records {@code failure} and uploads the placeholder with {@code make} if the manager uploads; the handle or null. */
-    private Object placeholderUpload(AssetEntry e, LoadFailure failure, Function<GpuUploader, Object> make) {
+    /** Records {@code failure} and makes {@code codec}'s placeholder, uploaded if the manager uploads. */
+    private <D> LoadedAsset placeholder(AssetEntry e, AssetCodec<D> codec, LoadFailure failure) {
         e.failure = failure;
+        D data = codec.placeholder();
         e.decodedNanos = System.nanoTime();
         if (m.uploader == null) {
-            return null;
+            return codec.asset(e.id, data, true, null);
         }
-        Object gpu = m.upload(e, make, null);
+        Object gpu = m.upload(e, u -> codec.upload(u, data), null);
         e.uploadedNanos = System.nanoTime();
-        return gpu;
+        return codec.asset(e.id, data, true, gpu);
     }
 
-    LoadedMesh loadMesh(AssetEntry e) {
-        if (e.id.isPlaceholder()) {
-            return placeholderMesh(e, null);
-        }
-        String file = m.displayName(e.id);
-        MeshData data = readAndDecode(e, file, MeshData.class, d -> { }, d -> { }, "using the placeholder cube");
-        if (data == null) {
-            return placeholderMesh(e, e.failure);
-        }
-        e.decodedNanos = System.nanoTime();
-        MeshSource source = MeshSource.of(data.vertices(), data.indices());
-        Object gpu = null;
-        if (m.uploader != null) {
-            try {
-                gpu = m.upload(e, u -> u.uploadMesh(source), null);
-            } catch (JobFailedException x) {
-                return placeholderMesh(e, LoadFailure.of(e.id.toString(), file, x.getCause(),
-                        "upload failed; using the placeholder cube"));
-            }
-            e.uploadedNanos = System.nanoTime();
-        }
-        return new LoadedMesh(e.id, data, source, data.bounds(), gpu);
-    }
-
-    private LoadedMesh placeholderMesh(AssetEntry e, LoadFailure failure) {
-        MeshSource cube = Placeholders.unitCube();
-        return new LoadedMesh(e.id, null, cube, Placeholders.unitCubeBounds(), placeholderUpload(e, failure, u -> u.uploadMesh(cube)));
-    }
-
-    /** A dependent job: waits for its mesh (parked), then builds the BVH in the decode lane. */
-    LoadedCollision loadCollision(AssetEntry e) {
-        AssetRef<LoadedMesh> meshRef = m.request(e.id.sourceMesh(), LoadedMesh.class);
+    /** A dependent job: waits for its source (parked), then builds from it in the decode lane. */
+    private <S extends LoadedAsset> LoadedAsset loadDerived(AssetEntry e, DerivedCodec<S> codec) {
+        AssetId sourceId = codec.sourceOf(e.id);
+        AssetRef<S> sourceRef = m.request(sourceId, codec.sourceType());
         try {
-            LoadedMesh mesh = meshRef.join();
+            S source = sourceRef.join();
             e.inputNanos = System.nanoTime();
-            CollisionMesh bvh;
+            LoadedAsset built;
             try {
-                bvh = m.lane.call(() -> {
+                built = m.lane.call(() -> {
                     m.io.faults().burnCpu(e.id);
-                    return mesh.data().map(CollisionMesh::build).orElseGet(() -> Placeholders.collisionOf(mesh.source()));
-                }, c -> { });
+                    return codec.build(e.id, source);
+                }, b -> { });
             } catch (CancellationException c) {
                 throw c;
             } catch (Exception x) {
-                e.failure = LoadFailure.of(e.id.toString(), m.displayName(e.id.sourceMesh()), x,
-                        "collision built from the placeholder cube");
-                bvh = Placeholders.collisionOf(Placeholders.unitCube());
-                e.decodedNanos = System.nanoTime();
-                return new LoadedCollision(e.id, bvh, true);
+                e.failure = LoadFailure.of(e.id.toString(), m.displayName(sourceId), x, codec.fallback());
+                built = codec.placeholder(e.id);
             }
             e.decodedNanos = System.nanoTime();
-            return new LoadedCollision(e.id, bvh, mesh.isPlaceholder());
+            return built;
         } finally {
-            meshRef.release();                      // the BVH no longer needs the mesh
+            sourceRef.release();                    // the built asset no longer needs its source
         }
     }
 }

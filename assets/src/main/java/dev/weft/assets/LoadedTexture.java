@@ -13,17 +13,17 @@ public final class LoadedTexture implements LoadedAsset {
     private final AssetId id;
     private final int width;
     private final int height;
-    private final TextureData data;           // stb pixels (native memory), or null for a placeholder
-    private final TextureSource placeholder;  // GC-managed pixels, or null
+    private final TextureData data;           // stb pixels (native memory), or the placeholder's (GC-managed)
+    private final boolean placeholder;
     private final Object gpu;                 // null when nothing was uploaded
 
-    LoadedTexture(AssetId id, TextureData data, TextureSource placeholder, Object gpu) {
+    LoadedTexture(AssetId id, TextureData data, boolean placeholder, Object gpu) {
         this.id = id;
         this.data = data;
         this.placeholder = placeholder;
         this.gpu = gpu;
-        this.width = data != null ? data.width() : placeholder.width();
-        this.height = data != null ? data.height() : placeholder.height();
+        this.width = data.width();
+        this.height = data.height();
     }
 
     @Override
@@ -33,7 +33,7 @@ public final class LoadedTexture implements LoadedAsset {
 
     @Override
     public boolean isPlaceholder() {
-        return data == null;
+        return placeholder;
     }
 
     public int width() {
@@ -51,7 +51,7 @@ public final class LoadedTexture implements LoadedAsset {
 
     /** True while {@link #pixels()} may be read. */
     public boolean hasPixels() {
-        return data == null ? placeholder != null : !data.isClosed();
+        return !data.isClosed();
     }
 
     /**
@@ -60,15 +60,7 @@ public final class LoadedTexture implements LoadedAsset {
      * @throws IllegalStateException once they were freed (after the manager's upload, or after unload)
      */
     public TextureSource pixels() {
-        if (data == null) {
-            return placeholder;
-        }
         return TextureSource.of(width, height, data.rgba());
-    }
-
-    /** The decoded data, for the manager's bookkeeping (null for placeholders). */
-    TextureData data() {
-        return data;
     }
 
     @Override

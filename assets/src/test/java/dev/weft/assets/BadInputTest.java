@@ -173,7 +173,7 @@ class BadInputTest extends WithJobSystem {
                 entity e mesh=m texture=t collision=c 0 0 zero
                 entity f mesh=m texture=t 0 0 0
                 """;
-        LevelFileSalvage.Result r = LevelFileSalvage.parse("lvl", "lvl.level", Fixture.ascii(text));
+        LevelFileSalvage.Result r = LevelFileSalvage.parse("lvl", "lvl.level", Fixture.ascii(text), CodecRegistry.defaults());
         System.out.println("salvage repairs:" + Fixture.join(r.failures()));
         assertEquals(List.of(2, 4, 5, 6), r.failures().stream().map(LoadFailure::line).sorted().toList());
         assertTrue(r.placeholders().contains("t"), "bad path: t becomes a placeholder texture");

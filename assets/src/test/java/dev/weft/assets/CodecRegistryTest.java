@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(120)
 class CodecRegistryTest extends WithJobSystem {
     /** A toy mesh format: one triangle per line, nine floats (three corners' x y z). */
-    private static final AssetCodec<MeshData> TRI = AssetCodec.of(AssetKind.MESH, List.of("tri"), CodecRegistryTest::parseTri);
+    private static final FileCodec<MeshData> TRI = FileCodec.mesh(List.of("tri"), CodecRegistryTest::parseTri);
 
     @Test
     void anUnknownExtensionNamesTheFileAndTheRegisteredOnes() {
@@ -28,9 +28,9 @@ class CodecRegistryTest extends WithJobSystem {
                 () -> codecs.codecFor(AssetId.mesh("lvl/meshes/rock.gltf"), "mem:lvl/meshes/rock.gltf"));
         assertEquals("mem:lvl/meshes/rock.gltf: no mesh codec for '.gltf'; registered: [.obj]", x.getMessage());
         assertEquals(List.of(".png"), codecs.registered(AssetKind.TEXTURE));
-        assertThrows(IllegalArgumentException.class, () -> codecs.register(AssetCodec.of(AssetKind.MESH, List.of("OBJ"), TRI::decode)),
+        assertThrows(IllegalArgumentException.class, () -> codecs.register(FileCodec.mesh(List.of("OBJ"), TRI::decode)),
                 "an extension is taken once per kind");
-        assertThrows(IllegalArgumentException.class, () -> codecs.register(AssetCodec.of(AssetKind.COLLISION, List.of("bvh"), TRI::decode)),
+        assertThrows(IllegalArgumentException.class, () -> codecs.register(new MislabelledTri(AssetKind.COLLISION)),
                 "collisions are derived, not decoded");
     }
 
@@ -71,6 +71,17 @@ class CodecRegistryTest extends WithJobSystem {
                 jobs.runMainThreadJobs(1_000_000);   // the free is a main-thread job too
             }
             assertEquals(0, gpu.live(), "unload freed the uploaded mesh");
+        }
+    }
+
+    /** TRI under another kind. */
+    private record MislabelledTri(AssetKind kind) implements AssetCodec<MeshData> {
+        @Override public List<String> extensions() { return List.of("bvh"); }
+        @Override public MeshData decode(String file, byte[] bytes) { return TRI.decode(file, bytes); }
+        @Override public MeshData placeholder() { return TRI.placeholder(); }
+        @Override public Object upload(GpuUploader gpu, MeshData data) { return TRI.upload(gpu, data); }
+        @Override public LoadedAsset asset(AssetId id, MeshData data, boolean placeholder, Object gpu) {
+            return TRI.asset(id, data, placeholder, gpu);
         }
     }
 

@@ -58,7 +58,7 @@ final class Fixture {
      * A source that records which threads called it, so tests can check that no read ever ran on a fiber
      * (a virtual thread) or a worker.
      */
-    static final class RecordingSource implements AssetSource {
+    static class RecordingSource implements AssetSource {
         final AssetSource inner;
         final Set<String> readThreads = ConcurrentHashMap.newKeySet();
         final Map<String, Integer> readsByPath = new ConcurrentHashMap<>();

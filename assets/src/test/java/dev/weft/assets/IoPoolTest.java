@@ -14,9 +14,11 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -93,6 +95,89 @@ class IoPoolTest {
             assertArrayEquals(Fixture.ascii("abc"), io.read("lvl/f.txt").await());
             assertArrayEquals(new long[] {3, -1}, io.sizes(List.of("lvl/f.txt", "lvl/none.txt")).await());
             assertThrows(NoSuchFileException.class, () -> io.read("../outside.txt").await());
+        }
+    }
+
+    /**
+     * Reads are served in the order they were requested, not the order their jobs awaited them: the
+     * single I/O thread is held by a gate read while jobs await c, b, a (requested a, b, c).
+     */
+    @Test
+    void readsAreServedInRequestOrderWhateverOrderTheyAreAwaited() throws Exception {
+        GatedSource source = new GatedSource();
+        try (JobSystem jobs = JobSystem.builder().name("io-order").workers(1).build();
+             IoPool io = new IoPool(source, FaultPlan.NONE, 1)) {
+            IoPool.Pending<byte[]> gate = io.read("gate");
+            List<IoPool.Pending<byte[]>> requested = List.of(io.read("a/x.bin"), io.read("a/y.bin"), io.read("a/z.bin"));
+            JobHandle<byte[]> holder = jobs.submit(Priority.BACKGROUND, "gate", gate::await);
+            source.gateEntered.await();
+            List<JobHandle<byte[]>> waiters = new ArrayList<>();
+            for (int i = 2; i >= 0; i--) {
+                IoPool.Pending<byte[]> p = requested.get(i);
+                waiters.add(jobs.submit(Priority.BACKGROUND, "await " + i, p::await));
+                long deadline = System.nanoTime() + Fixture.TIMEOUT.toNanos();
+                while (io.queuedCalls() < 3 - i && System.nanoTime() < deadline) {
+                    Thread.onSpinWait();            // one at a time, so the awaits reach the queue as c, b, a
+                }
+            }
+            source.gate.countDown();
+            holder.join(Fixture.TIMEOUT);
+            for (JobHandle<byte[]> w : waiters) {
+                w.join(Fixture.TIMEOUT);
+            }
+            assertEquals(List.of("a/x.bin", "a/y.bin", "a/z.bin"), source.order);
+        }
+    }
+
+    /** A fiber parked on a read still queued when the pool closes gets an IOException, not a hang. */
+    @Test
+    void closingFailsAFiberWaitingForAQueuedRead() throws Exception {
+        GatedSource source = new GatedSource();
+        try (JobSystem jobs = JobSystem.builder().name("io-close").workers(1).build()) {
+            IoPool io = new IoPool(source, FaultPlan.NONE, 1);
+            jobs.submit(Priority.BACKGROUND, "gate", () -> io.read("gate").await());
+            source.gateEntered.await();
+            JobHandle<String> waiter = jobs.submit(Priority.BACKGROUND, "waiter", () -> {
+                try {
+                    io.read("a/x.bin").await();
+                    return "read";
+                } catch (IOException e) {
+                    return e.getMessage();
+                }
+            });
+            long deadline = System.nanoTime() + Fixture.TIMEOUT.toNanos();
+            while (io.queuedCalls() < 1 && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            io.close();                             // interrupts the gate read; the queued one never ran
+            String outcome = waiter.join(Fixture.TIMEOUT);
+            assertTrue(outcome.contains("closed before it ran"), outcome);
+        }
+    }
+
+    /** In-memory files plus "gate", whose read blocks until {@link #gate} opens; records the order of the rest. */
+    private static final class GatedSource extends Fixture.RecordingSource {
+        final CountDownLatch gate = new CountDownLatch(1);
+        final CountDownLatch gateEntered = new CountDownLatch(1);
+        final List<String> order = Collections.synchronizedList(new ArrayList<>());
+
+        GatedSource() {
+            super(AssetSource.inMemory(Fixture.files("a/x.bin", "x", "a/y.bin", "y", "a/z.bin", "z")));
+        }
+
+        @Override
+        public byte[] read(String path) throws IOException {
+            if (path.equals("gate")) {
+                gateEntered.countDown();
+                try {
+                    gate.await();
+                } catch (InterruptedException e) {
+                    throw new IOException("gate interrupted", e);
+                }
+                return new byte[0];
+            }
+            order.add(path);
+            return super.read(path);
         }
     }
 }
