@@ -9,6 +9,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 
 /**
  * Where asset bytes come from. Paths are relative to a levels root and {@code '/'}-separated: level
@@ -30,18 +31,31 @@ public interface AssetSource {
     /** How errors name the file: the classpath resource, the absolute path, ... */
     String displayName(String path);
 
-    /** Levels on the classpath under {@link LevelResources#ROOT} (the assets module's jar). */
+    /**
+     * The levels shipped in this library's jar, under {@link LevelResources#ROOT}. Read through
+     * {@code Class.getResourceAsStream}, not the class loader: on the module path they are resources of
+     * the module {@code dev.weft.assets}, which a class loader finds only in opened packages, but the
+     * module's own code always can.
+     */
     static AssetSource classpath() {
-        return classpath(AssetSource.class.getClassLoader());
+        return resources(name -> AssetSource.class.getResourceAsStream("/" + name),
+                name -> AssetSource.class.getResource("/" + name));
     }
 
-    /** Levels on {@code loader}'s classpath under {@link LevelResources#ROOT}. */
+    /**
+     * Levels on {@code loader}'s class path under {@link LevelResources#ROOT}. On the module path, the
+     * module holding them must open their packages (a class loader finds no other module resources).
+     */
     static AssetSource classpath(ClassLoader loader) {
         Objects.requireNonNull(loader, "loader");
+        return resources(loader::getResourceAsStream, loader::getResource);
+    }
+
+    private static AssetSource resources(Function<String, InputStream> open, Function<String, URL> find) {
         return new AssetSource() {
             @Override
             public byte[] read(String path) throws IOException {
-                try (InputStream in = loader.getResourceAsStream(displayName(path))) {
+                try (InputStream in = open.apply(displayName(path))) {
                     if (in == null) {
                         throw new NoSuchFileException(displayName(path), null, "no such classpath resource");
                     }
@@ -51,7 +65,7 @@ public interface AssetSource {
 
             @Override
             public long size(String path) throws IOException {
-                URL url = loader.getResource(displayName(path));
+                URL url = find.apply(displayName(path));
                 if (url == null) {
                     return -1;
                 }
