@@ -80,8 +80,13 @@ class ModuleBoundaryTest {
         Files.writeString(src.resolve("game/Main.java"), main);
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
         StringWriter out = new StringWriter();
+        // An explicit, empty class path: javac in this JVM would otherwise take java.class.path (the test
+        // class path, engine-jobs included), and then say either "declared in module dev.weft, which does
+        // not export it" or "declared in the unnamed module", whichever copy it happens to look at first.
+        Path emptyClassPath = Files.createDirectories(dir.resolve("empty-class-path"));
         int rc = javac.getTask(out, null, null,
-                List.of("--module-path", modulePath(), "-d", dir.resolve("out").toString()), null,
+                List.of("--module-path", modulePath(), "--class-path", emptyClassPath.toString(),
+                        "-d", dir.resolve("out").toString()), null,
                 javac.getStandardFileManager(null, null, null).getJavaFileObjects(
                         src.resolve("module-info.java"), src.resolve("game/Main.java"))).call() ? 0 : 1;
         return rc == 0 ? "" : out.toString();
