@@ -16,13 +16,19 @@ final class ChildJvm {
     static Result run(Path dir, String className, String source, String... jvmFlags) throws Exception {
         Path src = dir.resolve(className + ".java");
         Files.writeString(src, source);
+        List<String> javaArgs = new ArrayList<>(List.of(jvmFlags));
+        javaArgs.addAll(List.of("-cp", System.getProperty("java.class.path"), src.toString()));
+        return java(javaArgs);
+    }
+
+    /** Runs this JVM's {@code java} with {@code javaArgs}; its output and exit code. */
+    static Result java(List<String> javaArgs) throws Exception {
         List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command().orElseThrow());
-        command.addAll(List.of(jvmFlags));
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), src.toString()));
+        command.addAll(javaArgs);
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes());
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS), className + " did not exit: " + out);
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "java " + javaArgs + " did not exit: " + out);
         return new Result(out, p.exitValue());
     }
 

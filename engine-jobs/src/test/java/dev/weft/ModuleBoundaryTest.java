@@ -9,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
 import org.jctools.queues.MpscArrayQueue;
@@ -93,15 +92,10 @@ class ModuleBoundaryTest {
     }
 
     private static String runConsumer(Path dir, String... jvmFlags) throws Exception {
-        List<String> command = new ArrayList<>();
-        command.add(ProcessHandle.current().info().command().orElseThrow());
-        command.addAll(List.of(jvmFlags));
-        command.addAll(List.of("--module-path", modulePath() + java.io.File.pathSeparator + dir.resolve("out"),
+        List<String> javaArgs = new ArrayList<>(List.of(jvmFlags));
+        javaArgs.addAll(List.of("--module-path", modulePath() + java.io.File.pathSeparator + dir.resolve("out"),
                 "-m", "game/game.Main"));
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes());
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "the consumer did not exit: " + out);
-        return out;
+        return ChildJvm.java(javaArgs).output();
     }
 
     /** engine-jobs' compiled classes (with module-info.class) and the JCTools jar it requires. */

@@ -113,9 +113,7 @@ public final class ObjParser {
 
     private void position() {
         requireRoom(positionCount, "v");
-        if (positions.length < positionCount * 3 + 3) {
-            positions = Arrays.copyOf(positions, positions.length * 2);
-        }
+        positions = withRoom(positions, positionCount * 3 + 3);
         int at = positionCount * 3;
         positions[at] = cursor.readFloat("x");
         positions[at + 1] = cursor.readFloat("y");
@@ -131,9 +129,7 @@ public final class ObjParser {
 
     private void uv() {
         requireRoom(uvCount, "vt");
-        if (uvs.length < uvCount * 2 + 2) {
-            uvs = Arrays.copyOf(uvs, uvs.length * 2);
-        }
+        uvs = withRoom(uvs, uvCount * 2 + 2);
         uvs[uvCount * 2] = cursor.readFloat("u");
         uvs[uvCount * 2 + 1] = cursor.atEnd() ? 0 : cursor.readFloat("v");
         if (!cursor.atEnd()) {
@@ -145,15 +141,18 @@ public final class ObjParser {
 
     private void normal() {
         requireRoom(normalCount, "vn");
-        if (normals.length < normalCount * 3 + 3) {
-            normals = Arrays.copyOf(normals, normals.length * 2);
-        }
+        normals = withRoom(normals, normalCount * 3 + 3);
         int at = normalCount * 3;
         normals[at] = cursor.readFloat("normal x");
         normals[at + 1] = cursor.readFloat("normal y");
         normals[at + 2] = cursor.readFloat("normal z");
         requireLineEnd("vn");
         normalCount++;
+    }
+
+    /** {@code a}, or a copy twice its length if it holds fewer than {@code needed} floats. */
+    private static float[] withRoom(float[] a, int needed) {
+        return a.length < needed ? Arrays.copyOf(a, a.length * 2) : a;
     }
 
     private void face(int lineStart) {

@@ -54,17 +54,40 @@ final class Fixture {
         return m;
     }
 
+    /** A source that passes every call to {@code inner}: tests override the call they watch. */
+    static class ForwardingSource implements AssetSource {
+        final AssetSource inner;
+
+        ForwardingSource(AssetSource inner) {
+            this.inner = inner;
+        }
+
+        @Override
+        public byte[] read(String path) throws IOException {
+            return inner.read(path);
+        }
+
+        @Override
+        public long size(String path) throws IOException {
+            return inner.size(path);
+        }
+
+        @Override
+        public String displayName(String path) {
+            return inner.displayName(path);
+        }
+    }
+
     /**
      * A source that records which threads called it, so tests can check that no read ever ran on a fiber
      * (a virtual thread) or a worker.
      */
-    static class RecordingSource implements AssetSource {
-        final AssetSource inner;
+    static class RecordingSource extends ForwardingSource {
         final Set<String> readThreads = ConcurrentHashMap.newKeySet();
         final Map<String, Integer> readsByPath = new ConcurrentHashMap<>();
 
         RecordingSource(AssetSource inner) {
-            this.inner = inner;
+            super(inner);
         }
 
         @Override
@@ -78,11 +101,6 @@ final class Fixture {
         public long size(String path) throws IOException {
             record();
             return inner.size(path);
-        }
-
-        @Override
-        public String displayName(String path) {
-            return inner.displayName(path);
         }
 
         private void record() {

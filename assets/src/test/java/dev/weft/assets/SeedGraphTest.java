@@ -110,14 +110,13 @@ class SeedGraphTest {
      * begun: proof, without a clock, that they were in progress at the same time. The cost in a parallel
      * load: the earlier read returns when the later one begins (the texture's at 200 ms, not 100 ms).
      */
-    private static final class MeetingSource implements AssetSource {
-        private final AssetSource inner;
+    private static final class MeetingSource extends Fixture.ForwardingSource {
         private final List<String> paths;
         private final CountDownLatch begun;
         private final List<String> metOther = new CopyOnWriteArrayList<>();
 
         MeetingSource(AssetSource inner, String... paths) {
-            this.inner = inner;
+            super(inner);
             this.paths = List.of(paths);
             this.begun = new CountDownLatch(paths.length);
         }
@@ -141,16 +140,6 @@ class SeedGraphTest {
         /** The paths whose read saw every other one begin, in the order of {@code paths}. */
         List<String> metOther() {
             return paths.stream().filter(metOther::contains).toList();
-        }
-
-        @Override
-        public long size(String path) throws IOException {
-            return inner.size(path);
-        }
-
-        @Override
-        public String displayName(String path) {
-            return inner.displayName(path);
         }
     }
 }

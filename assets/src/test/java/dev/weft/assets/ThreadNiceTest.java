@@ -23,23 +23,11 @@ class ThreadNiceTest {
     void ioThreadsAreLoweredAndWorkersAreRestoredAfterDecoding() throws Exception {
         Assumptions.assumeTrue(ThreadNice.supported(), "thread priorities cannot be restored here");
         Set<Integer> ioNice = ConcurrentHashMap.newKeySet();
-        AssetSource recording = new AssetSource() {
-            final AssetSource inner = AssetSource.classpath();
-
+        AssetSource recording = new Fixture.ForwardingSource(AssetSource.classpath()) {
             @Override
             public byte[] read(String path) throws IOException {
                 ioNice.add(ThreadNice.currentNice());
                 return inner.read(path);
-            }
-
-            @Override
-            public long size(String path) throws IOException {
-                return inner.size(path);
-            }
-
-            @Override
-            public String displayName(String path) {
-                return inner.displayName(path);
             }
         };
         int baseline = ThreadNice.currentNice();
