@@ -37,7 +37,8 @@ public final class JobSystem implements AutoCloseable {
 
     private JobSystem(Builder b) {
         this.scheduler = new Scheduler(b.name, b.deterministicSeed != null ? 1 : b.workers, b.workerStackBytes,
-                b.idleStrategy, b.fiberPool, b.uncaughtFailureHandler, b.deterministicSeed, b.pinWorkers);
+                b.idleStrategy, b.fiberPool, b.uncaughtFailureHandler, b.deterministicSeed, b.pinWorkers,
+                b.workerCaps(b.deterministicSeed != null ? 1 : b.workers));
         if (b.watchdogThreshold != null) {
             new Watchdog(scheduler, b.watchdogThreshold, b.watchdogSink).start();
         }
@@ -264,6 +265,7 @@ public final class JobSystem implements AutoCloseable {
         private java.util.function.Consumer<WatchdogReport> watchdogSink = r -> System.err.println(r);
         private Long deterministicSeed;
         private boolean pinWorkers;
+        private final int[] maxWorkers = new int[Priority.COUNT];   // 0: not set
         private BiConsumer<String, Throwable> uncaughtFailureHandler = (job, t) -> {
             System.err.println("weft: job '" + job + "' failed and nobody waits for it:");
             t.printStackTrace();
@@ -342,6 +344,52 @@ public final class JobSystem implements AutoCloseable {
         public Builder pinWorkersToCores(boolean pin) {
             this.pinWorkers = pin;
             return this;
+        }
+
+        /**
+         * At most {@code n} workers run jobs of {@code priority} at once, while there is other work for
+         * the rest: so BACKGROUND streaming cannot take every worker from FRAME work that is queued.
+         *
+         * <p>A worker <i>runs priority p</i> while the fiber it has mounted holds a job of p anywhere on
+         * its stack (top-level, or nested by inline help or a join), whatever the fiber's queue priority;
+         * a parked job holds no worker. The cap is checked whenever a worker starts such a job, resumes a
+         * fiber whose stack holds one, steals one, or would run one inline (it parks instead).
+         *
+         * <p>Work-conserving: a worker that finds nothing else to do takes capped work even at the cap,
+         * so with only BACKGROUND work queued every worker runs it. Not preemptive: FRAME work that
+         * arrives then waits until one of those jobs ends or parks.
+         *
+         * <p>Default: BACKGROUND at {@code workers - 1} with 2 or more workers; no other cap.
+         *
+         * @param n between 1 and the number of workers (checked by {@link #build()}); {@code n} equal
+         *          to the worker count means no cap
+         */
+        public Builder maxWorkers(Priority priority, int n) {
+            Objects.requireNonNull(priority, "priority is null: name the priority to cap, e.g. Priority.BACKGROUND");
+            if (n < 1) {
+                throw new IllegalArgumentException("maxWorkers(" + priority + ", " + n + "): at least one "
+                        + "worker must be able to run " + priority + " jobs, or they would never run; pass 1 "
+                        + "or more (the worker count for no cap)");
+            }
+            maxWorkers[priority.ordinal()] = n;
+            return this;
+        }
+
+        /** The caps for {@code workerCount} workers (0: none); throws if one exceeds the count. */
+        int[] workerCaps(int workerCount) {
+            int[] caps = new int[Priority.COUNT];
+            for (Priority p : Priority.VALUES) {
+                int n = maxWorkers[p.ordinal()];
+                if (n > workerCount) {
+                    throw new IllegalArgumentException("maxWorkers(" + p + ", " + n + ") exceeds the "
+                            + workerCount + " worker" + (workerCount == 1 ? "" : "s") + " of this job system"
+                            + (deterministicSeed != null ? " (deterministic mode has one)" : "")
+                            + "; pass at most " + workerCount + " (that many means no cap), or raise workers(...)");
+                }
+                caps[p.ordinal()] = n == 0 && p == Priority.BACKGROUND && workerCount >= 2 ? workerCount - 1
+                        : n < workerCount ? n : 0;   // a cap of every worker is no cap
+            }
+            return caps;
         }
 
         /**

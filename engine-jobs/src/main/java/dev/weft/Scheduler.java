@@ -23,6 +23,7 @@ import java.util.function.BiConsumer;
  *       starvation bound, stealing);</li>
  *   <li>{@link FiberPool}: the fibers jobs run on, pooled and bounded;</li>
  *   <li>{@link WorkerParking}: idle workers sleeping and waking, and the termination decision;</li>
+ *   <li>{@link PriorityCaps}: how many workers may run each capped priority at once;</li>
  *   <li>{@link Observation}: trace and JFR hooks;</li>
  *   <li>{@link JobNode}: a job's start, completion and cancellation, exactly once each.</li>
  * </ul>
@@ -78,6 +79,7 @@ final class Scheduler {
     private final String name;
     final Worker[] workers;
     final WorkPicker picker;               // queues and work picking
+    final PriorityCaps caps;               // per-priority worker shares (JobSystem.Builder.maxWorkers)
     final FiberPool fibers;                // the fibers jobs run on
     final Observation observation;         // trace and JFR hooks
     final BiConsumer<String, Throwable> uncaughtFailureHandler;
@@ -93,7 +95,7 @@ final class Scheduler {
 
     Scheduler(String name, int workerCount, long workerStackBytes, IdleStrategy idleStrategy,
               FiberPoolPolicy fiberPolicy, BiConsumer<String, Throwable> uncaughtFailureHandler,
-              Long deterministicSeed, boolean pinWorkers) {
+              Long deterministicSeed, boolean pinWorkers, int[] workerCaps) {
         dev.weft.internal.FiberSupport.check();
         JfrEvents.init();
         this.name = name;
@@ -109,7 +111,8 @@ final class Scheduler {
         this.parking = new WorkerParking(this, workers, idleStrategy);
         this.externalSubmitters = parking.externalSubmitters;
         this.observation = new Observation(this, workerCount);
-        this.picker = new WorkPicker(workers, parking, observation);
+        this.caps = new PriorityCaps(workerCaps);
+        this.picker = new WorkPicker(workers, parking, observation, caps);
         this.fibers = new FiberPool(this, fiberPolicy, parking.busyFibers);
         this.terminated = new CountDownLatch(workerCount);
         this.pinWorkers = pinWorkers;
