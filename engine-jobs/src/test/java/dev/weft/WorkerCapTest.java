@@ -257,6 +257,35 @@ class WorkerCapTest {
         }
     }
 
+    /**
+     * A parked job holds no worker, so no slot: while a BACKGROUND job waits on a counter, the count of
+     * workers running BACKGROUND goes back to 0 (its worker gave the slot back when the fiber unmounted),
+     * and the job finishes after it resumes.
+     */
+    @Test
+    void aParkedBackgroundJobHoldsNoSlot() {
+        try (JobSystem jobs = TestSupport.system(2)) {
+            PriorityCaps caps = jobs.schedulerForTests().caps;
+            Counter gate = new Counter("gate");
+            gate.add(1);
+            AtomicBoolean waiting = new AtomicBoolean();
+            Counter done = new Counter("done");
+            jobs.run(Priority.BACKGROUND, "parks", () -> {
+                waiting.set(true);
+                gate.await();
+            }, done);
+            try {
+                TestSupport.eventually("the job is waiting", waiting::get);
+                TestSupport.eventually(() -> "no slot held while the only BACKGROUND job is parked: " + caps,
+                        () -> caps.running(BG) == 0 && jobs.stats().fibersParked() == 1);
+            } finally {
+                gate.decrement();                          // else close() would wait for the parked job
+            }
+            TestSupport.await(done);
+            TestSupport.eventually(() -> "no slot held after the job ended: " + caps, () -> caps.running(BG) == 0);
+        }
+    }
+
     @Test
     void argumentsAreChecked() {
         var tooFew = assertThrows(IllegalArgumentException.class,
