@@ -30,7 +30,9 @@ final class Fiber implements Executor, Runnable {
     volatile boolean retire;                // set at termination: leave the loop and end the thread
     JobNode firstJob;                       // handed over by the carrier with the resume
     JobNode currentJob;                     // innermost job on this fiber's stack
-    int readyPriority = Priority.NORMAL.ordinal();  // where to queue this fiber when it becomes ready
+    // Where to queue this fiber when it becomes ready: the highest priority on its stack. Not what the
+    // caps count (PriorityCaps): those count every capped priority on the stack (capMask below).
+    int readyPriority = Priority.NORMAL.ordinal();
     volatile WaitNode waitNode;             // the wait this fiber is parked in, or null (cancellers read it)
     // Jobs of each capped priority on this stack (PriorityCaps), and the bits p with a count > 0. Plain:
     // written while mounted, read by the worker that resumes us after the JDK's unpark published them.
