@@ -30,9 +30,11 @@ public record JobSystemStats(List<WorkerStats> workers, long mainThreadJobsRun, 
      * @param idleParks     times the worker parked for lack of work
      * @param idleNanos     time spent parked
      * @param fibersCreated fibers this worker created
+     * @param checkpointYields times a job on this worker yielded at {@link Jobs#checkpoint()} because
+     *                      more urgent work was queued
      */
     public record WorkerStats(long jobsRun, long jobsCancelled, long stealAttempts, long steals, long waits,
-                         long idleParks, long idleNanos, long fibersCreated) {
+                         long idleParks, long idleNanos, long fibersCreated, long checkpointYields) {
     }
 
     static JobSystemStats of(long[][] perWorker, long mainRun, long cancelledElsewhere, long created,
@@ -42,7 +44,7 @@ public record JobSystemStats(List<WorkerStats> workers, long mainThreadJobsRun, 
             ws.add(new WorkerStats(s[Worker.JOBS_RUN], s[Worker.JOBS_CANCELLED],
                     s[Worker.STEAL_ATTEMPTS], s[Worker.STEALS], s[Worker.WAITS],
                     s[Worker.IDLE_PARKS], s[Worker.IDLE_NANOS],
-                    s[Worker.FIBERS_CREATED]));
+                    s[Worker.FIBERS_CREATED], s[Worker.CHECKPOINT_YIELDS]));
         }
         return new JobSystemStats(List.copyOf(ws), mainRun, created, alive, parked, cancelledElsewhere);
     }
@@ -55,6 +57,11 @@ public record JobSystemStats(List<WorkerStats> workers, long mainThreadJobsRun, 
     /** Jobs cancelled before they started, everywhere. */
     public long jobsCancelled() {
         return workers.stream().mapToLong(WorkerStats::jobsCancelled).sum() + jobsCancelledElsewhere;
+    }
+
+    /** Yields at {@link Jobs#checkpoint()}, all workers together. */
+    public long checkpointYields() {
+        return workers.stream().mapToLong(WorkerStats::checkpointYields).sum();
     }
 
     /** Successful steals, all workers together. */

@@ -80,6 +80,7 @@ final class Scheduler {
     final Worker[] workers;
     final WorkPicker picker;               // queues and work picking
     final PriorityCaps caps;               // per-priority worker shares (JobSystem.Builder.maxWorkers)
+    final CheckpointSignal checkpoints;    // what Jobs.checkpoint reads (WorkerParking owns the writes)
     final FiberPool fibers;                // the fibers jobs run on
     final Observation observation;         // trace and JFR hooks
     final BiConsumer<String, Throwable> uncaughtFailureHandler;
@@ -113,6 +114,7 @@ final class Scheduler {
         this.observation = new Observation(this, workerCount);
         this.caps = new PriorityCaps(workerCaps);
         this.picker = new WorkPicker(workers, parking, observation, caps);
+        this.checkpoints = parking.checkpoints;
         this.fibers = new FiberPool(this, fiberPolicy, parking.busyFibers);
         this.terminated = new CountDownLatch(workerCount);
         this.pinWorkers = pinWorkers;
@@ -206,8 +208,8 @@ final class Scheduler {
             }
             wasEmpty |= w.jobs[j.priority].push(j);
         }
-        if (wasEmpty && workers.length > 1) {
-            signalWork();
+        if (wasEmpty) {
+            signalLocalWork(priority.ordinal());
         }
     }
 
@@ -265,7 +267,7 @@ final class Scheduler {
             counter.add(1);
         }
         if (w.jobs[priority].push(r)) {
-            signalWork();
+            signalWork(priority);
         }
     }
 
@@ -309,8 +311,8 @@ final class Scheduler {
                 j.cancelBeforeStart(this);
                 return;
             }
-            if (w.jobs[j.priority].push(j) && workers.length > 1) {   // alone, there is nobody to wake
-                signalWork();
+            if (w.jobs[j.priority].push(j)) {
+                signalLocalWork(j.priority);
             }
             return;
         }
@@ -327,7 +329,7 @@ final class Scheduler {
                 return;
             }
             picker.injectedJobs[j.priority].offer(j);
-            signalWork();
+            signalWork(j.priority);
         } finally {
             externalSubmitters.decrementAndGet();
         }
@@ -378,9 +380,21 @@ final class Scheduler {
         parking.idle(w);
     }
 
-    /** Called after publishing work at an empty→non-empty transition. */
-    void signalWork() {
-        parking.signalWork();
+    /** Called after publishing work of {@code priority} at an empty→non-empty transition. */
+    void signalWork(int priority) {
+        parking.signalWork(priority);
+    }
+
+    /**
+     * A worker pushed onto its own empty deque. Alone, there is nobody to wake, and the only checkpoints
+     * that could look are this thread's own, which see the push in program order: no fence needed.
+     */
+    private void signalLocalWork(int priority) {
+        if (workers.length > 1) {
+            parking.signalWork(priority);
+        } else {
+            parking.checkpoints.noteQueued(priority);
+        }
     }
 
     /** A fiber is about to park itself in the idle pool. */
