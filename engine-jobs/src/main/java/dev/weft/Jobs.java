@@ -26,18 +26,29 @@ public final class Jobs {
     }
 
     /**
-     * The index of the worker running the current job (0 to workerCount − 1). A job that waits may
-     * resume on another worker, so read it again after a wait.
+     * The index of the worker running the current job: 0 to {@code workerCount() − 1} on the workers,
+     * and {@code workerCount()} on a thread that runs the job while it waits ({@link
+     * JobSystem.Builder#waitersHelp}); so size per-worker buffers by {@link JobSystem#workerSlots()}. A
+     * job that waits may resume on another worker, so read it again after a wait.
      *
      * @throws IllegalStateException outside a job
      */
     public static int workerIndex() {
+        Fiber f = Fiber.current();
+        if (f != null) {
+            return f.worker().index;
+        }
+        WaitingHelp h = WaitingHelp.current();
+        if (h != null) {
+            return h.workerIndex;
+        }
         return requireFiber("workerIndex").worker().index;
     }
 
     /** The current job's name. @throws IllegalStateException outside a job */
     public static String currentJobName() {
-        JobNode j = requireFiber("currentJobName").currentJob;
+        WaitingHelp h = Fiber.current() == null ? WaitingHelp.current() : null;
+        JobNode j = h != null ? h.runningJob : requireFiber("currentJobName").currentJob;
         return j == null ? "(none)" : j.name();
     }
 

@@ -81,6 +81,8 @@ final class Scheduler {
     final WorkPicker picker;               // queues and work picking
     final PriorityCaps caps;               // per-priority worker shares (JobSystem.Builder.maxWorkers)
     final CheckpointSignal checkpoints;    // what Jobs.checkpoint reads (WorkerParking owns the writes)
+    final WaitingHelp waitingHelp;         // outside waiters run jobs (Builder.waitersHelp); null: off
+    private final AtomicLong jobsRunByWaiters = new AtomicLong();
     final FiberPool fibers;                // the fibers jobs run on
     final Observation observation;         // trace and JFR hooks
     final BiConsumer<String, Throwable> uncaughtFailureHandler;
@@ -96,7 +98,7 @@ final class Scheduler {
 
     Scheduler(String name, int workerCount, long workerStackBytes, IdleStrategy idleStrategy,
               FiberPoolPolicy fiberPolicy, BiConsumer<String, Throwable> uncaughtFailureHandler,
-              Long deterministicSeed, boolean pinWorkers, int[] workerCaps) {
+              Long deterministicSeed, boolean pinWorkers, int[] workerCaps, boolean waitersHelp) {
         dev.weft.internal.FiberSupport.check();
         JfrEvents.init();
         this.name = name;
@@ -115,6 +117,9 @@ final class Scheduler {
         this.caps = new PriorityCaps(workerCaps);
         this.picker = new WorkPicker(workers, parking, observation, caps);
         this.checkpoints = parking.checkpoints;
+        // Deterministic mode: one worker and a seeded picker choose every job; an outside helper would not.
+        this.waitingHelp = waitersHelp && deterministicSeed == null
+                ? new WaitingHelp(this, externalSubmitters, workerCount) : null;
         this.fibers = new FiberPool(this, fiberPolicy, parking.busyFibers);
         this.terminated = new CountDownLatch(workerCount);
         this.pinWorkers = pinWorkers;
@@ -259,14 +264,20 @@ final class Scheduler {
         submit(r, w);
     }
 
-    /** A worker splitting a range pushes the upper half onto its own deque. */
+    /**
+     * A worker splitting a range pushes the upper half onto its own deque; a waiting thread that helps
+     * ({@code w} null, WaitingHelp) has none and injects it, where the workers take it.
+     */
     void pushRange(Worker w, RangeJob body, int start, int end, int grain, Counter counter, int priority,
                    JobGroup group) {
         RangeNode r = newRange(w, body, start, end, grain, counter, priority, group);
         if (counter != null) {
             counter.add(1);
         }
-        if (w.jobs[priority].push(r)) {
+        if (w == null) {
+            picker.injectedJobs[priority].offer(r);
+            signalWork(priority);
+        } else if (w.jobs[priority].push(r)) {
             signalWork(priority);
         }
     }
@@ -289,6 +300,13 @@ final class Scheduler {
         return r;
     }
 
+    /** The group of the job a waiting thread is running for us (WaitingHelp), or null. */
+    private static JobGroup inheritedGroupOutside() {
+        WaitingHelp h = WaitingHelp.current();
+        JobNode current = h != null ? h.runningJob : null;
+        return current != null ? current.group : null;
+    }
+
     private JobGroup inheritedGroup(Worker w) {
         Fiber f = w != null ? w.mounted : null;
         JobNode current = f != null ? f.currentJob : null;
@@ -297,6 +315,10 @@ final class Scheduler {
 
     /** The common path of every submission; {@code w} is the current worker or null. */
     private void submit(JobNode j, Worker w) {
+        Counter c = j.counter;
+        if (c != null && c.helpScheduler != this && waitingHelp != null) {
+            c.helpScheduler = this;                // where an outside waiter on it looks for jobs to run
+        }
         if (w != null) {
             if (runState >= STOPPING) {
                 throw rejected("submit");
@@ -318,8 +340,12 @@ final class Scheduler {
         }
         externalSubmitters.incrementAndGet();      // before reading runState: see "Shutdown"
         try {
-            if (runState != RUNNING) {
+            // A job a waiting thread runs for us submits as a worker would: accepted while closing.
+            if (runState != RUNNING && (runState >= STOPPING || WaitingHelp.current() == null)) {
                 throw rejected("submit");
+            }
+            if (j.group == null && waitingHelp != null) {
+                j.group = inheritedGroupOutside();
             }
             if (j.counter != null) {
                 j.counter.add(1);
@@ -358,6 +384,11 @@ final class Scheduler {
     /** A parked fiber became runnable (the JDK called its executor). */
     void fiberReady(Fiber f) {
         picker.enqueueReady(Worker.current(this), f, f.readyPriority);
+    }
+
+    /** A waiting outside thread ran one of our jobs (WaitingHelp). */
+    void countHelped() {
+        jobsRunByWaiters.incrementAndGet();
     }
 
     /** Counts a cancelled job; after shutdownNow also lists it for shutdownNow's report. */
@@ -517,6 +548,6 @@ final class Scheduler {
             perWorker[i] = s;
         }
         return JobSystemStats.of(perWorker, mainThread.jobsRun(), cancelledOutsideWorkers.get(),
-                fibers.created(), fibers.alive(), fibers.parked());
+                fibers.created(), fibers.alive(), fibers.parked(), jobsRunByWaiters.get());
     }
 }
