@@ -39,6 +39,9 @@ final class WaitingHelp {
     final int workerIndex;                              // workerCount: the index after the workers'
     private final AtomicReference<Thread> holder = new AtomicReference<>();
     JobNode runningJob;                                 // the seat holder's innermost helped job (its thread only)
+    // WorkerLocal values of slot workerCount(): plain, one holder at a time; the holder CAS (acquire) and
+    // its release store hand them from one holder to the next.
+    final WorkerLocal.Slots workerLocals = new WorkerLocal.Slots(null);
 
     WaitingHelp(Scheduler scheduler, AtomicInteger externalSubmitters, int workerIndex) {
         this.scheduler = scheduler;

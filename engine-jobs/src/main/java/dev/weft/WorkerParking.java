@@ -76,7 +76,7 @@ class WorkerParking extends WorkerParkingPadTail {
     private final Worker[] workers;      // null in the jcstress model
     private final int workerCount;
     private final IdleStrategy idleStrategy;
-    final CheckpointSignal checkpoints;  // null in the jcstress model
+    final CheckpointSignal checkpoints;
     // Fibers out of the idle pool: running, or parked anywhere (a Counter wait, Thread.sleep, a monitor,
     // I/O). +1 when a worker takes a fiber for a job (Scheduler.startOnFiber), -1 when the fiber parks
     // itself idle: per fiber switch, not per job. Termination requires 0, so a job parked outside Weft's
@@ -99,7 +99,7 @@ class WorkerParking extends WorkerParkingPadTail {
         this.workers = null;
         this.workerCount = workerCount;
         this.idleStrategy = null;
-        this.checkpoints = null;
+        this.checkpoints = new CheckpointSignal();
     }
 
     // ------------------------------------------------------------------ the idle worker
@@ -218,7 +218,7 @@ class WorkerParking extends WorkerParkingPadTail {
      */
     final void signalWork(int priority) {
         VarHandle.fullFence();             // StoreLoad: the published element before the reads below
-        if (checkpoints != null && priority < Priority.COUNT - 1) {
+        if (priority < Priority.COUNT - 1) {          // nothing is below BACKGROUND to look for it
             checkpoints.noteQueued(priority);
         }
         if ((int) sleepers > 0) {
