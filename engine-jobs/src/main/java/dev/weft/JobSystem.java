@@ -193,7 +193,8 @@ public final class JobSystem implements AutoCloseable {
      */
     @Override
     public void close() {
-        if (Jobs.inFiber() && Fiber.current().scheduler == scheduler) {
+        WaitingHelp seat = WaitingHelp.current();      // a job a waiting thread runs for us counts too
+        if ((Jobs.inFiber() && Fiber.current().scheduler == scheduler) || (seat != null && seat.scheduler == scheduler)) {
             // Waiting here would wait for this very job: start the shutdown and return instead.
             scheduler.shutdown();
             return;

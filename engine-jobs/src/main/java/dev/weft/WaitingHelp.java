@@ -1,5 +1,6 @@
 package dev.weft;
 
+import dev.weft.internal.FiberSupport;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -119,13 +120,20 @@ final class WaitingHelp {
         if (!job.admit(scheduler)) {
             return;                                    // cancelled meanwhile: counted and completed
         }
-        WaitingHelp outer = RUNNING_HERE.get();
         JobNode outerJob = runningJob;
+        // The job must not see this thread's ThreadLocals, nor leave its own behind (as on a fiber, which
+        // Weft clears after every job): run it on an empty map, then put the thread's own back. Weft's
+        // own per-thread state is set again on the empty map: the seat, and the mailbox ownership.
+        Thread me = Thread.currentThread();
+        MainThreadMailbox mailbox = MainThreadMailbox.ownedByCurrentThread();
+        JobHandle<?> mainJob = MainThreadMailbox.runningOnCurrentThread();
+        Object ownLocals = FiberSupport.detachThreadLocals(me);
+        MainThreadMailbox.keepOwnership(mailbox, mainJob);
         RUNNING_HERE.set(this);
         runningJob = job;
         Observation observation = scheduler.observation;
         // The trace's last track belongs to the main thread (one writer): only it records helped jobs there.
-        Object observed = observation.isObserved() && MainThreadMailbox.ownedByCurrentThread() != null
+        Object observed = observation.isObserved() && mailbox != null
                 ? observation.jobBegan(job) : null;
         Throwable failure = null;
         try {
@@ -137,7 +145,7 @@ final class WaitingHelp {
                 observation.jobEnded(job, observed);
             }
             runningJob = outerJob;
-            RUNNING_HERE.set(outer);
+            FiberSupport.restoreThreadLocals(me, ownLocals);   // the job's map goes; ours (seat included) is back
         }
         job.finishRun(scheduler, failure);             // not a worker: counted as helped, not recycled
         scheduler.countHelped();

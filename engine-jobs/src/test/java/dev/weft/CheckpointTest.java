@@ -22,8 +22,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * spinners are stopped, which the long latch timeout reports.
  */
 class CheckpointTest {
+    /** Workers only: the waiting test thread must not run the jobs whose scheduling on workers is tested. */
     private static JobSystem system(int workers) {
-        return JobSystem.builder().name("checkpoint").workers(workers).build();
+        return JobSystem.builder().name("checkpoint").workers(workers).waitersHelp(false).build();
     }
 
     private static long work(long x) {
