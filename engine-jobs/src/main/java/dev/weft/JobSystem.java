@@ -249,6 +249,41 @@ public final class JobSystem implements AutoCloseable {
     }
 
     /**
+     * Main thread only: begins a span of the main thread's own work (not a job: e.g. drawing and
+     * presenting a frame) in the {@link JobTrace} being recorded, on the "main thread" track, so it lines
+     * up with the jobs in Perfetto. End it with {@link #endTraceSpan()}; main-thread jobs run in between
+     * nest inside it. When nothing records this is one volatile read.
+     *
+     * @throws IllegalStateException if the calling thread is not this system's main thread (the one bound
+     *                               by {@link #bindMainThread()} or the first {@link #runMainThreadJobs})
+     */
+    public void beginTraceSpan(String label) {
+        java.util.Objects.requireNonNull(label, "label");
+        checkTraceSpanThread("beginTraceSpan");
+        scheduler.observation.mainThreadSpan(label, true);
+    }
+
+    /**
+     * Main thread only: ends the span {@link #beginTraceSpan} began last. An end with no span open (one
+     * begun before the trace started) is dropped when the trace is written.
+     *
+     * @throws IllegalStateException if the calling thread is not this system's main thread
+     */
+    public void endTraceSpan() {
+        checkTraceSpanThread("endTraceSpan");
+        scheduler.observation.mainThreadSpan("", false);
+    }
+
+    private void checkTraceSpanThread(String method) {
+        if (scheduler.mainThread.owner() != Thread.currentThread()) {
+            throw new IllegalStateException(method + " called on " + Thread.currentThread().getName()
+                    + ", but trace spans are for the main thread of '" + scheduler.name() + "' (its track is"
+                    + " written by that thread alone); call bindMainThread() on the main thread first, and"
+                    + " record spans only there");
+        }
+    }
+
+    /**
      * Cycles of parked jobs waiting on each other's counters (deadlocks), with their stacks. A
      * snapshot: cheap enough to call when a frame overruns badly.
      */

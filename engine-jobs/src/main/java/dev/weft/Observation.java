@@ -116,6 +116,18 @@ final class Observation {
         }
     }
 
+    /**
+     * The main thread's own span of work (not a job) begins or ends on its track: a plain BEGIN/END
+     * pair, so main-thread jobs run in between nest inside it. Owner of the main track only (the caller
+     * checked), which keeps the track single-writer.
+     */
+    void mainThreadSpan(String label, boolean begin) {
+        JobTrace t = trace;
+        if (t != null) {
+            t.record(workerCount, begin ? JobTrace.BEGIN : JobTrace.END, label);
+        }
+    }
+
     void stole(Worker thief, Object item) {
         JobTrace t = trace;
         if (t != null) {

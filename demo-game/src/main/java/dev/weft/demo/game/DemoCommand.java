@@ -63,6 +63,19 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--pipeline", description = "simulate frame N+1 while frame N is drawn")
     boolean pipeline;
 
+    /** {@code --warm-up}'s values. */
+    enum OnOff { ON, OFF }
+
+    @Option(names = "--warm-up", paramLabel = "on|off",
+            description = "run the frame graph behind the loading screen before gameplay, on a throwaway copy of "
+                    + "the entities, so the JIT has compiled it by frame 0 (default ${DEFAULT-VALUE})")
+    OnOff warmUp = OnOff.ON;
+
+    @Option(names = "--compare-pipeline",
+            description = "run twice, without and then with --pipeline (same seed and options), and print frame time "
+                    + "and simulate-to-present latency side by side; --summary FILE gets both")
+    boolean comparePipeline;
+
     @Option(names = "--progress", description = "draw the loading bar on the terminal even if stdout is not one")
     boolean progress;
 
@@ -119,13 +132,20 @@ public final class DemoCommand implements Callable<Integer> {
             } catch (NumberFormatException e) {
                 throw new IllegalArgumentException("--size wants WxH, e.g. 1280x720, got '" + size + "'");
             }
-            cfg = GameConfig.builder().frames(frames).entities(entities).workers(workers).level(level)
+            cfg = GameConfig.builder().warmUp(warmUp == OnOff.ON).frames(frames).entities(entities).workers(workers).level(level)
                     .summary(summary).screenshot(screenshot).trace(trace).display(display).headless(headless)
                     .pipeline(pipeline).progress(progress).seed(seed).clock(clock)
                     .assetLatency(Duration.ofMillis(assetLatencyMs)).watchdog(Duration.ofMillis(watchdogMs))
                     .size(w, h).loading(loading).out(out).build();
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+        }
+        if (comparePipeline) {
+            try {
+                return PipelineComparison.run(cfg);
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+            }
         }
         try {
             Game.run(cfg);

@@ -40,6 +40,19 @@ final class Entities {
         texture = new byte[n];
     }
 
+    /** A deep copy: a throwaway state to run frames on (the warm-up) without touching this one. */
+    Entities copy() {
+        Entities c = new Entities(count);
+        float[][] from = {x, y, z, vx, vy, vz, half, yaw, spin, phase, bobRate, scale};
+        float[][] to = {c.x, c.y, c.z, c.vx, c.vy, c.vz, c.half, c.yaw, c.spin, c.phase, c.bobRate, c.scale};
+        for (int a = 0; a < from.length; a++) {
+            System.arraycopy(from[a], 0, to[a], 0, count);
+        }
+        System.arraycopy(mesh, 0, c.mesh, 0, count);
+        System.arraycopy(texture, 0, c.texture, 0, count);
+        return c;
+    }
+
     /**
      * {@code n} entities placed from {@code seed} inside the world's bounds, each above the highest
      * surface under its footprint (re-drawn if it would still touch a box), moving horizontally in a

@@ -83,6 +83,8 @@ final class FrameGraph {
         final Vector3f eye = new Vector3f();
         final Vector3f target = new Vector3f();
         final long[] stageNanos = new long[FrameStage.values().length];
+        /** System.nanoTime() when the root job began the simulate stage: the start of the simulate-to-present latency. */
+        long simulateStartNanos;
     }
 
     /** GPU handles by id; null in tests that only look at commands. */
@@ -157,6 +159,7 @@ final class FrameGraph {
     private JobHandle<Output> running;
     private long framesSubmitted;
     private long lastSubmittedFrame = -1;
+    private String rootJobName = "frame";          // the root job's name in traces and the watchdog
 
     private final RangeJob simulateBody = this::simulateRange;
     private final RangeJob cullBody = this::cullRange;
@@ -193,7 +196,7 @@ final class FrameGraph {
         int slot = (int) (in.frame() & 1);
         framesSubmitted++;
         lastSubmittedFrame = in.frame();
-        running = jobs.submit(Priority.FRAME, "frame", () -> runFrame(in, outputs[slot]));
+        running = jobs.submit(Priority.FRAME, rootJobName, () -> runFrame(in, outputs[slot]));
         return running;
     }
 
@@ -208,6 +211,7 @@ final class FrameGraph {
         out.target.set(in.target());
         int n = entities.count;
 
+        out.simulateStartNanos = System.nanoTime();
         runParallel(FrameStage.SIMULATE, n, simulateBody, out);
         frustum.set(in.viewProjection());
         runParallel(FrameStage.CULL, n, cullBody, out);
@@ -293,6 +297,14 @@ final class FrameGraph {
         }
         wc.addChunk(start, offset, b.count - offset);
         workerStats[worker * STRIDE + RANGES + FrameStage.BUILD.ordinal()]++;
+    }
+
+    /**
+     * Names the root job (default "frame"), so a trace tells this graph's frames from another graph's,
+     * e.g. {@link WarmUp}'s. Main thread, before the first {@link #submit}.
+     */
+    void rootJobName(String name) {
+        rootJobName = Objects.requireNonNull(name, "name");
     }
 
     /** For the watchdog: which frame and stage the graph is in, and how much of that stage is left. */

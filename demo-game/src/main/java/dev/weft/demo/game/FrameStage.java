@@ -25,5 +25,9 @@ public enum FrameStage {
     @FunctionalInterface
     public interface Hook {
         void onRange(FrameStage stage, long frame, int start, int end);
+
+        /** Called on the main thread while gameplay frame {@code frame} is drawn, just before its present. */
+        default void onPresent(long frame) {
+        }
     }
 }

@@ -25,7 +25,8 @@ import java.util.Locale;
  * <p><b>Phases.</b> (1) Display and renderer, with the display fallback's one-line notices (here); the
  * game's own agent meshes and textures are uploaded directly ({@link GpuTable}). (2) Loading
  * ({@link LoadingPhase}) with the {@link LevelLoading} that {@link GameConfig#loading()} makes: the
- * caller chooses the loader, the game only knows the interface. (3) Gameplay frames ({@link GameLoop}),
+ * caller chooses the loader, the game only knows the interface; then, still behind the loading screen,
+ * the {@link WarmUp} frames on a copy of the entities ({@code --warm-up}). (3) Gameplay frames ({@link GameLoop}),
  * below. (4) Shutdown: the loader is closed, then the job system (so its statistics are exact), then the
  * renderer and the display; the {@link RunSummary} is printed and written last.
  *

@@ -11,6 +11,7 @@ import java.util.Objects;
  * Everything a {@link Game} run needs; {@link DemoCommand} makes one from the command line, tests make
  * one with {@link #builder()}.
  *
+ * @param warmUp          run the frame graph behind the loading screen before gameplay ({@link WarmUp})
  * @param clock           {@link Clock#AUTO} means real time with a window, lockstep otherwise
  * @param assetLatency    extra time per asset file read, handed to the loader (a slow disk)
  * @param mainThreadBudgetNanos budget for {@code runMainThreadJobs} each frame
@@ -20,7 +21,8 @@ import java.util.Objects;
  * @param out             where the run reports (notices, progress, summary)
  */
 public record GameConfig(int frames, int entities, int workers, String level, Path summary, Path screenshot,
-                         Path trace, DisplayChoice display, boolean headless, boolean pipeline, boolean progress,
+                         Path trace, DisplayChoice display, boolean headless, boolean pipeline, boolean warmUp,
+                         boolean progress,
                          long seed, Duration assetLatency, Clock clock, Duration watchdog, int width, int height,
                          long mainThreadBudgetNanos, Duration loadTimeout, int grain,
                          LevelLoading.Factory loading, FrameStage.Hook stageHook,
@@ -84,6 +86,13 @@ public record GameConfig(int frames, int entities, int workers, String level, Pa
         };
     }
 
+    /** This configuration with {@code pipeline} set and no output files: one run of a {@link PipelineComparison}. */
+    GameConfig comparisonRun(boolean pipelined) {
+        return new GameConfig(frames, entities, workers, level, null, null, null, display, headless, pipelined, warmUp,
+                progress, seed, assetLatency, clock, watchdog, width, height, mainThreadBudgetNanos, loadTimeout, grain,
+                loading, stageHook, out);
+    }
+
     public static Builder builder() {
         return new Builder();
     }
@@ -100,6 +109,7 @@ public record GameConfig(int frames, int entities, int workers, String level, Pa
         private DisplayChoice display = DisplayChoice.AUTO;
         private boolean headless;
         private boolean pipeline;
+        private boolean warmUp = true;
         private boolean progress;
         private long seed = 1;
         private Duration assetLatency = Duration.ofMillis(60);
@@ -126,6 +136,7 @@ public record GameConfig(int frames, int entities, int workers, String level, Pa
         public Builder display(DisplayChoice v) { display = v; return this; }
         public Builder headless(boolean v) { headless = v; return this; }
         public Builder pipeline(boolean v) { pipeline = v; return this; }
+        public Builder warmUp(boolean v) { warmUp = v; return this; }
         public Builder progress(boolean v) { progress = v; return this; }
         public Builder seed(long v) { seed = v; return this; }
         public Builder assetLatency(Duration v) { assetLatency = v; return this; }
@@ -142,7 +153,7 @@ public record GameConfig(int frames, int entities, int workers, String level, Pa
         /** @throws IllegalArgumentException naming the bad option */
         public GameConfig build() {
             return new GameConfig(frames, entities, workers, level, summary, screenshot, trace, display, headless,
-                    pipeline, progress, seed, assetLatency, clock, watchdog, width, height, mainThreadBudgetNanos,
+                    pipeline, warmUp, progress, seed, assetLatency, clock, watchdog, width, height, mainThreadBudgetNanos,
                     loadTimeout, grain, loading, stageHook, out);
         }
     }

@@ -23,6 +23,8 @@ import org.HdrHistogram.Histogram;
  */
 final class GameLoop {
     private static final int REPORT_EVERY_FRAMES = 30;
+    /** The main thread's trace span from a frame's first draw call to its present. */
+    static final String PRESENT_SPAN = "draw+present";
 
     private final GameConfig cfg;
     private final Display display;
@@ -69,22 +71,25 @@ final class GameLoop {
         FrameGraph.Props props = LevelProps.resolve(level, gpu);
         level.close();                                   // CPU-side copies are on the GPU now
         FrameGraph.MainThreadReport report = window ? WindowTitle.report(display) : null;
-        FrameGraph frameGraph = new FrameGraph(new FrameGraph.Setup(jobs, entities, world,
+        FrameGraph.Setup setup = new FrameGraph.Setup(jobs, entities, world,
                 new FrameGraph.AgentKinds(GpuTable.firstIds(agentMeshKinds), agentMeshScales,
                         GpuTable.firstIds(agentTextureKinds)), props,
                 gpu.meshes.size(), gpu.textures.size(),
                 new FrameGraph.Gpu(gpu.meshes.toArray(Mesh[]::new), gpu.textures.toArray(Texture[]::new)),
-                cfg.grain(), report, REPORT_EVERY_FRAMES, cfg.stageHook()));
-        return frames(frameGraph, world.bounds(), clock, graph, loaded);
+                cfg.grain(), report, REPORT_EVERY_FRAMES, cfg.stageHook());
+        WarmUp.Result warmUp = cfg.warmUp() ? new WarmUp(cfg, display, renderer, jobs, graph).run(setup) : WarmUp.Result.off();
+        return frames(new FrameGraph(setup), world.bounds(), clock, graph, loaded, warmUp);
     }
 
     private Played frames(FrameGraph frameGraph, CollisionWorld.WorldBounds bounds, GameConfig.Clock clock,
-                          FrameTimeGraph graph, LoadingPhase.Loaded loaded) throws Watchdog, GameException {
+                          FrameTimeGraph graph, LoadingPhase.Loaded loaded, WarmUp.Result warmUp)
+            throws Watchdog, GameException {
         Camera camera = new Camera().perspective(60f, 0.1f, CameraPath.farPlane(bounds));
         DirectionalLight light = DirectionalLight.defaults();
         Histogram histogram = new Histogram(3);
         SlowestFrames slowest = new SlowestFrames(5);
-        Histogram warm = new Histogram(3);               // frames from WARM_UP_FRAMES on: the JIT has compiled the loop
+        GameplayTimings timings = new GameplayTimings();
+        long lastHash = 0;
         long[] stageNanos = new long[FrameStage.values().length];
         InputClock inputs = new InputClock(clock, camera, bounds, display);
         int overBudget = 0;
@@ -103,6 +108,7 @@ final class GameLoop {
             if (cfg.pipeline() && frame + 1 < cfg.frames()) {
                 pending = frameGraph.submit(inputs.next(frame + 1));   // N+1 simulates while N is drawn
             }
+            jobs.beginTraceSpan(PRESENT_SPAN);             // with --trace: N+1's jobs line up against it
             renderer.beginFrame();
             camera.lookAt(o.eye, o.target);
             renderer.drawScene(camera, light, o.draws);
@@ -111,7 +117,11 @@ final class GameLoop {
                 shot = renderer.readFrame();             // before the swap
             }
             jobs.runMainThreadJobs(cfg.mainThreadBudgetNanos());
+            if (cfg.stageHook() != null) {
+                cfg.stageHook().onPresent(frame);
+            }
             display.swapBuffers();
+            jobs.endTraceSpan();
 
             long now = System.nanoTime();
             long frameNanos = now - last;
@@ -119,8 +129,9 @@ final class GameLoop {
             graph.recordNanos(frameNanos);
             histogram.recordValue(Math.max(1, frameNanos));
             slowest.record(frame, frameNanos);
-            if (frame >= RunSummary.WARM_UP_FRAMES) {
-                warm.recordValue(Math.max(1, frameNanos));
+            timings.record(frame, frameNanos, o.simulateStartNanos, now);
+            if (frame == cfg.frames() - 1) {
+                lastHash = o.commands.contentHash();
             }
             if (frameNanos > budgetNanos) {
                 overBudget++;
@@ -140,7 +151,7 @@ final class GameLoop {
         return new Played(cfg, Game.kindName(display.kind()), clock.name().toLowerCase(Locale.ROOT), frames,
                 loaded.loadingFrames(), histogram, overBudget, loaded.loadMs(), inputs.simTicks(), visibleSum, stageNanos,
                 frameGraph.rangesRun(), expectedRanges, frameGraph.entityUpdates(), loaded.failures(), screenshot,
-                slowest, warm);
+                slowest, timings.finish(warmUp, lastHash));
     }
 
     private FrameGraph.Output awaitFrame(JobHandle<FrameGraph.Output> handle, FrameGraph frameGraph) throws Watchdog {

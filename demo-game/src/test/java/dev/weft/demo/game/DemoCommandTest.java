@@ -29,7 +29,7 @@ class DemoCommandTest {
         Run r = run("--help");
         assertEquals(0, r.status(), r.err());
         for (String option : List.of("--frames", "--entities", "--workers", "--level", "--summary", "--screenshot",
-                "--trace", "--headless", "--display", "--pipeline", "--progress", "--help")) {
+                "--trace", "--headless", "--display", "--pipeline", "--warm-up", "--compare-pipeline", "--progress", "--help")) {
             assertTrue(r.out().contains(option), option + " missing from:\n" + r.out());
         }
         assertTrue(r.out().contains("window|offscreen|none|auto"), r.out());
@@ -78,6 +78,37 @@ class DemoCommandTest {
         long ends = json.lines().filter(l -> l.contains("\"ph\":\"E\"")).count();
         assertEquals(begins, ends, "balanced slices");
         assertTrue(begins > 30, "job slices recorded: " + begins);
+    }
+
+    @Test
+    void comparePipelineRunsPlainThenPipelinedAndWritesBoth() throws Exception {
+        java.nio.file.Path file = java.nio.file.Path.of("target", "demo-test.compare.json");
+        java.nio.file.Files.deleteIfExists(file);
+        Run r = run("--headless", "--compare-pipeline", "--frames", "40", "--entities", "500", "--workers", "2",
+                "--level", "tiny", "--asset-latency-ms", "0", "--warm-up", "OFF", "--summary", file.toString());
+        assertEquals(0, r.status(), r.out() + r.err());
+        assertTrue(r.out().contains("weft-demo: pipeline A/B, 40 frames each"), r.out());
+        assertTrue(r.out().lines().anyMatch(l -> l.matches("\\s+simulate-to-present p99\\s+[0-9.]+\\s+[0-9.]+")), r.out());
+        java.util.Map<String, Object> json = SummaryJson.read(file);
+        @SuppressWarnings("unchecked")
+        java.util.Map<String, Object> plain = (java.util.Map<String, Object>) json.get("plain");
+        @SuppressWarnings("unchecked")
+        java.util.Map<String, Object> pipelined = (java.util.Map<String, Object>) json.get("pipelined");
+        assertEquals(false, plain.get("pipeline"), json.toString());
+        assertEquals(true, pipelined.get("pipeline"), json.toString());
+        assertEquals(false, plain.get("warm_up"), "--warm-up reached both runs: " + json);
+        assertEquals(plain.get("last_frame_commands_hash"), pipelined.get("last_frame_commands_hash"),
+                "pipelining changes the schedule, not the frames: " + json);
+    }
+
+    @Test
+    void comparePipelineRefusesOptionsOfOneRun() {
+        Run r = run("--headless", "--compare-pipeline", "--pipeline", "--frames", "2", "--level", "tiny");
+        assertEquals(Game.EXIT_USAGE, r.status(), r.out() + r.err());
+        assertTrue(r.err().contains("--compare-pipeline runs both with and without --pipeline: drop --pipeline"), r.err());
+        r = run("--headless", "--compare-pipeline", "--trace", "target/x.json", "--frames", "2", "--level", "tiny");
+        assertEquals(Game.EXIT_USAGE, r.status(), r.out() + r.err());
+        assertTrue(r.err().contains("--trace and --screenshot would each describe only one run"), r.err());
     }
 
     @Test
