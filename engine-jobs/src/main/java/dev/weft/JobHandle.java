@@ -230,17 +230,25 @@ public final class JobHandle<T> extends JobNode {
     private void checkNotSelf() {
         Fiber f = Fiber.current();
         if (f != null) {
-            for (JobNode j = f.currentJob; j != null; j = j.enclosing) {   // itself, or a job it runs inside
-                if (j == this) {
-                    throw new IllegalStateException("job '" + name() + "' joins its own handle and would wait "
-                            + "forever; return the value instead of joining it");
-                }
-            }
+            checkNotOnStack(f.currentJob);
             return;                          // a fiber never runs main-thread jobs (and reads no ThreadLocal)
+        }
+        WaitingHelp seat = WaitingHelp.current();   // a job a waiting thread runs (WaitingHelp)
+        if (seat != null) {
+            checkNotOnStack(seat.runningJob);
         }
         if (MainThreadMailbox.isRunningOnCurrentThread(this)) {
             throw new IllegalStateException("main-thread job '" + name() + "' joins its own handle and "
                     + "would wait forever; return the value instead of joining it");
+        }
+    }
+
+    private void checkNotOnStack(JobNode innermost) {
+        for (JobNode j = innermost; j != null; j = j.enclosing) {   // itself, or a job it runs inside
+            if (j == this) {
+                throw new IllegalStateException("job '" + name() + "' joins its own handle and would wait "
+                        + "forever; return the value instead of joining it");
+            }
         }
     }
 

@@ -130,6 +130,7 @@ final class WaitingHelp {
         Object ownLocals = FiberSupport.detachThreadLocals(me);
         MainThreadMailbox.keepOwnership(mailbox, mainJob);
         RUNNING_HERE.set(this);
+        job.enclosing = outerJob;                       // a self-join through the stack is refused (JobHandle)
         runningJob = job;
         Observation observation = scheduler.observation;
         // The trace's last track belongs to the main thread (one writer): only it records helped jobs there.
@@ -145,6 +146,7 @@ final class WaitingHelp {
                 observation.jobEnded(job, observed);
             }
             runningJob = outerJob;
+            job.enclosing = null;
             FiberSupport.restoreThreadLocals(me, ownLocals);   // the job's map goes; ours (seat included) is back
         }
         job.finishRun(scheduler, failure);             // not a worker: counted as helped, not recycled
