@@ -17,10 +17,12 @@ final class BlockingCall<T> implements Runnable {
     private T result;            // written once by the running thread before done's decrement
     private Throwable failure;   // likewise
 
-    BlockingCall(Callable<T> call) {
+    /** {@code helpFor}: a waiting thread's seat (WaitingHelp) keeps helping while it waits here; or null. */
+    BlockingCall(Callable<T> call, Scheduler helpFor) {
         this.call = call;
         this.done = new Counter("Jobs.blocking(" + call + ")");
         this.done.add(1);
+        this.done.helpScheduler = helpFor;
     }
 
     @Override

@@ -452,7 +452,8 @@ public final class JobSystem implements AutoCloseable {
          * {@code WaitforTask} does. Default true. One such thread at a time helps; while it runs a job it
          * is worker number {@link JobSystem#workerCount()} ({@link JobSystem#workerSlots()} counts it),
          * and the job is "outside a fiber": {@link Jobs#checkpoint()} does nothing there, {@link
-         * Jobs#blocking} runs the call on that thread, a wait inside it helps again, and a virtual thread
+         * Jobs#blocking} still hands the call to the blocking threads (the waiting thread helps meanwhile), a
+         * wait inside it helps again, and a virtual thread
          * it starts runs on the JDK's scheduler, not on Weft's workers. It runs with an empty ThreadLocal
          * map (the thread's own is put back after). Main-thread jobs keep running between helped jobs.
          * Deterministic mode never helps. Off, the waiting thread sleeps until the workers are done.

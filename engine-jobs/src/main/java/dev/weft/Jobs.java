@@ -113,7 +113,9 @@ public final class Jobs {
      * {@code <system>-blocking-N}, made on first use, at most 64 at once, stopped when the job system
      * terminates) while the job's fiber parks, so the worker runs other jobs meanwhile; the fiber resumes,
      * on whichever worker is free, with the call's result or the exception it threw (the same instance, an
-     * {@code IOException} stays one). Outside a job it simply runs the call on the calling thread. Weft's
+     * {@code IOException} stays one). In a job that a waiting thread runs ({@link JobSystem.Builder#waitersHelp})
+     * the call goes to the same threads and that thread waits, helping meanwhile, so I/O never lands on the
+     * game's main thread. Outside a job it simply runs the call on the calling thread. Weft's
      * answer to marl's {@code blocking_call} and ForkJoinPool's {@code ManagedBlocker}.
      *
      * <pre>{@code
@@ -135,10 +137,14 @@ public final class Jobs {
     public static <T> T blocking(Callable<T> call) throws Exception {
         Objects.requireNonNull(call, "call");
         Fiber f = Fiber.current();
-        if (f == null) {
-            return call.call();
+        if (f != null) {
+            return await(f.scheduler.blockingPool.executor(), call, null);
         }
-        return await(f.scheduler.blockingPool.executor(), call);
+        WaitingHelp seat = WaitingHelp.current();    // a job a waiting thread runs: keep I/O off that thread
+        if (seat != null) {
+            return await(seat.scheduler.blockingPool.executor(), call, seat.scheduler);
+        }
+        return call.call();
     }
 
     /**
@@ -150,14 +156,18 @@ public final class Jobs {
     public static <T> T blocking(Executor executor, Callable<T> call) throws Exception {
         Objects.requireNonNull(executor, "executor");
         Objects.requireNonNull(call, "call");
-        if (Fiber.current() == null) {
-            return call.call();
+        if (Fiber.current() != null) {
+            return await(executor, call, null);
         }
-        return await(executor, call);
+        WaitingHelp seat = WaitingHelp.current();
+        if (seat != null) {
+            return await(executor, call, seat.scheduler);
+        }
+        return call.call();
     }
 
-    private static <T> T await(Executor executor, Callable<T> call) throws Exception {
-        BlockingCall<T> blocking = new BlockingCall<>(call);
+    private static <T> T await(Executor executor, Callable<T> call, Scheduler helpWhileWaiting) throws Exception {
+        BlockingCall<T> blocking = new BlockingCall<>(call, helpWhileWaiting);
         try {
             executor.execute(blocking);
         } catch (RejectedExecutionException e) {

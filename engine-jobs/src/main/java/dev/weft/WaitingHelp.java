@@ -22,7 +22,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * for {@code parallelFor}'s index argument, so per-worker buffers sized {@link JobSystem#workerSlots()}
  * stay one writer per slot, lock-free. A helped job runs on a platform thread, not a fiber: it is
  * "outside a job" for {@link Jobs#inFiber()}, {@link Jobs#checkpoint()} (nothing) and
- * {@link Jobs#blocking} (runs the call right there); a wait inside it helps again (nested, same seat).
+ * {@link Jobs#blocking} (the call still goes to the blocking threads while this thread waits); a wait inside it helps again (nested, same seat).
  * A range piece it runs splits its upper halves into the injection queue, where workers take them.
  *
  * <p><b>Termination.</b> A helped job is in flight outside the workers, like an outside submission: the

@@ -75,6 +75,20 @@ class WaitingHelpTest {
         assertEquals(51, jobs.stats().jobsRunByWaiters());
     }
 
+    /** A blocking call in a job the main thread runs goes to the blocking threads, never the main thread. */
+    @Test
+    void aBlockingCallInAHelpedJobLeavesTheWaitingThread() throws Exception {
+        JobSystem jobs = JobSystem.builder().name("help-io").workers(1).build();
+        Thread me = Thread.currentThread();
+        try (jobs; Occupied busy = new Occupied(jobs, 1)) {
+            JobHandle<String[]> h = jobs.submit(Priority.NORMAL, "load", () -> new String[] {
+                    Thread.currentThread().getName(), Jobs.blocking(() -> Thread.currentThread().getName())});
+            String[] where = h.join();
+            assertEquals(me.getName(), where[0], "the job ran on the waiting thread (the worker was busy)");
+            assertTrue(where[1].startsWith("help-io-blocking-"), "the call ran on " + where[1]);
+        }
+    }
+
     @Test
     void helpingOffMeansTheWaiterSleeps() throws Exception {
         JobSystem jobs = JobSystem.builder().name("nohelp").workers(1).waitersHelp(false).build();
