@@ -82,7 +82,12 @@ public final class StreamBenchMain implements Callable<Integer> {
                     + "frame-cpu-ms, decode and checkpoint times must be positive, warmup/assets/read-ms not negative, "
                     + "decode-max-ms >= decode-min-ms");
         }
-        List<Variant> chosen = variants == null ? Variant.ALL : variants.stream().map(Variant::named).toList();
+        List<Variant> chosen;
+        try {
+            chosen = variants == null ? Variant.ALL : variants.stream().map(Variant::named).toList();
+        } catch (IllegalArgumentException unknown) {
+            throw new CommandLine.ParameterException(new CommandLine(this), unknown.getMessage());
+        }
         FrameLoop.Settings settings = new FrameLoop.Settings(frames, warmupFrames, entities, grain, workers,
                 Math.round(1e9 / hz), assets, readMs, decodeMinMs, decodeMaxMs, checkpointMs, seed,
                 Duration.ofSeconds(drainTimeoutSeconds));
