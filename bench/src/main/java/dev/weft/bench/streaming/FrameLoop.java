@@ -18,7 +18,7 @@ import java.util.SplittableRandom;
  */
 final class FrameLoop {
 
-    /** What every run shares. */
+    /** What every run shares; {@code frames} and {@code assets} are per run (per round). */
     record Settings(int frames, int warmupFrames, int entities, int grain, int workers, long tickNanos,
                     int assets, long readMs, double decodeMinMs, double decodeMaxMs, double checkpointEveryMs,
                     long seed, Duration drainTimeout) {
@@ -32,9 +32,9 @@ final class FrameLoop {
         this.calibration = calibration;
     }
 
-    /** The assets of a streamed run: the same seeded decode lengths for every variant. */
-    List<Asset> plan() {
-        SplittableRandom random = new SplittableRandom(s.seed());
+    /** The assets of a streamed run in {@code round}: the same seeded decode lengths for every variant. */
+    List<Asset> plan(int round) {
+        SplittableRandom random = new SplittableRandom(s.seed() + round);
         long unitsPerCheckpoint = Math.max(1, Math.round(s.checkpointEveryMs() * calibration.unitsPerMs()));
         List<Asset> assets = new ArrayList<>(s.assets());
         for (int k = 0; k < s.assets(); k++) {
@@ -45,9 +45,11 @@ final class FrameLoop {
         return assets;
     }
 
-    RunResult run(Variant variant, boolean streamed) throws InterruptedException {
+    /** One run of {@code variant}; round {@code round} draws its own asset lengths. */
+    RunResult run(Variant variant, boolean streamed, int round) throws InterruptedException {
+        double load = java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
         EntityWork work = new EntityWork(s.entities(), calibration.substeps(), s.seed());
-        List<Asset> assets = streamed ? plan() : List.of();
+        List<Asset> assets = streamed ? plan(round) : List.of();
         AssetTracker tracker = new AssetTracker(assets.size());
         long[] warm = new long[s.warmupFrames()];
         long[] measured = new long[s.frames()];
@@ -79,6 +81,6 @@ final class FrameLoop {
                 : drained ? null : "assets still running after the " + s.drainTimeout().toSeconds() + " s drain timeout";
         return new RunResult(variant, streamed, SystemProfile.of(variant.name() + " warm-up", warm, 0),
                 SystemProfile.of(variant.name(), measured, work.checksum()),
-                tracker.submitted(), tracker.finishedInWindow(), tracker.finished(), failureText, work.checksum());
+                tracker.submitted(), tracker.finishedInWindow(), tracker.finished(), failureText, work.checksum(), load);
     }
 }

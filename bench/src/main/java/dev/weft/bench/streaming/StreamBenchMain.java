@@ -4,8 +4,11 @@ import dev.weft.bench.profiler.FrameProfilerMain;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -65,6 +68,11 @@ public final class StreamBenchMain implements Callable<Integer> {
             + "weft-cap-off, weft-checkpoints-off, weft-waitersHelp-off, weft-all-off, forkjoin, vthreads)")
     List<String> variants;
 
+    @Option(names = "--rounds", defaultValue = "3", description = "rounds the frames and assets are split over; "
+            + "each round runs every variant, in reverse order every other round, so load from other processes "
+            + "spreads over all of them (default: ${DEFAULT-VALUE})")
+    int rounds;
+
     @Option(names = "--drain-timeout-s", defaultValue = "60", description = "wait for the last assets at most (default: ${DEFAULT-VALUE})")
     long drainTimeoutSeconds;
 
@@ -77,10 +85,11 @@ public final class StreamBenchMain implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         if (frames < 1 || warmupFrames < 0 || entities < 1 || grain < 1 || workers < 1 || !(hz > 0) || assets < 0
-                || readMs < 0 || !(frameCpuMs > 0) || !(decodeMinMs > 0) || decodeMaxMs < decodeMinMs || !(checkpointMs > 0)) {
+                || readMs < 0 || !(frameCpuMs > 0) || !(decodeMinMs > 0) || decodeMaxMs < decodeMinMs || !(checkpointMs > 0)
+                || rounds < 1 || frames % rounds != 0 || assets % rounds != 0) {
             throw new CommandLine.ParameterException(new CommandLine(this), "frames, entities, grain, workers, hz, "
                     + "frame-cpu-ms, decode and checkpoint times must be positive, warmup/assets/read-ms not negative, "
-                    + "decode-max-ms >= decode-min-ms");
+                    + "decode-max-ms >= decode-min-ms, rounds at least 1 and dividing frames and assets");
         }
         List<Variant> chosen;
         try {
@@ -88,8 +97,8 @@ public final class StreamBenchMain implements Callable<Integer> {
         } catch (IllegalArgumentException unknown) {
             throw new CommandLine.ParameterException(new CommandLine(this), unknown.getMessage());
         }
-        FrameLoop.Settings settings = new FrameLoop.Settings(frames, warmupFrames, entities, grain, workers,
-                Math.round(1e9 / hz), assets, readMs, decodeMinMs, decodeMaxMs, checkpointMs, seed,
+        FrameLoop.Settings settings = new FrameLoop.Settings(frames / rounds, warmupFrames, entities, grain, workers,
+                Math.round(1e9 / hz), assets / rounds, readMs, decodeMinMs, decodeMaxMs, checkpointMs, seed,
                 Duration.ofSeconds(drainTimeoutSeconds));
         Calibration calibration = Calibration.measure(entities, frameCpuMs, seed);
         System.out.printf(Locale.ROOT, "calibrated: %d substeps per entity (%.2f ns each), %d decode units per ms%n",
@@ -101,13 +110,29 @@ public final class StreamBenchMain implements Callable<Integer> {
             }
         }
         FrameLoop loop = new FrameLoop(settings, calibration);
+        Map<Variant, List<RunResult>> without = new LinkedHashMap<>();
+        Map<Variant, List<RunResult>> with = new LinkedHashMap<>();
+        for (Variant v : chosen) {
+            without.put(v, new ArrayList<>());
+            with.put(v, new ArrayList<>());
+        }
+        for (int r = 0; r < rounds; r++) {
+            List<Variant> order = new ArrayList<>(chosen);
+            if (r % 2 == 1) {
+                Collections.reverse(order);
+            }
+            for (Variant v : order) {
+                boolean streamFirst = r % 2 == 1;
+                for (boolean streamed : new boolean[] {streamFirst, !streamFirst}) {
+                    (streamed ? with : without).get(v).add(runOne(loop, v, streamed, r));
+                }
+            }
+        }
         List<StreamReport.Pair> pairs = new ArrayList<>();
         for (Variant v : chosen) {
-            RunResult without = runOne(loop, v, false);
-            RunResult with = runOne(loop, v, true);
-            pairs.add(new StreamReport.Pair(without, with));
+            pairs.add(new StreamReport.Pair(RunResult.merge(without.get(v)), RunResult.merge(with.get(v))));
         }
-        StreamReport report = new StreamReport(new StreamReport.Config(settings, calibration, Runtime.version().toString(),
+        StreamReport report = new StreamReport(new StreamReport.Config(settings, rounds, calibration, Runtime.version().toString(),
                 Runtime.getRuntime().availableProcessors(),
                 System.getProperty("jdk.virtualThreadScheduler.parallelism", Runtime.getRuntime().availableProcessors() + " (CPUs)")),
                 pairs);
@@ -122,10 +147,11 @@ public final class StreamBenchMain implements Callable<Integer> {
         return report.checksumsAgree() && assetsOk ? 0 : 1;
     }
 
-    private static RunResult runOne(FrameLoop loop, Variant v, boolean streamed) throws InterruptedException {
-        RunResult r = loop.run(v, streamed);
-        System.out.printf(Locale.ROOT, "%-22s %-9s p50 %.3f ms, p99 %.3f ms, max %.3f ms, assets %d/%d%n", v.name(),
-                r.runName(), r.measured().percentileMs(50), r.measured().percentileMs(99), r.measured().maxMs(),
+    private static RunResult runOne(FrameLoop loop, Variant v, boolean streamed, int round) throws InterruptedException {
+        RunResult r = loop.run(v, streamed, round);
+        System.out.printf(Locale.ROOT, "round %d %-22s %-9s load %.1f, p50 %.3f ms, p99 %.3f ms, max %.3f ms, assets %d/%d%n",
+                round, v.name(), r.runName(), r.loadAverage(), r.measured().percentileMs(50), r.measured().percentileMs(99),
+                r.measured().maxMs(),
                 r.assetsFinished(), r.assetsSubmitted());
         return r;
     }

@@ -32,7 +32,8 @@ final class StreamReport {
     static final double TARGET_P99_DELTA_MS = 1.0;
 
     /** How the runs were made, for the header. */
-    record Config(FrameLoop.Settings settings, Calibration calibration, String java, int cpus, String vthreadParallelism) {
+    record Config(FrameLoop.Settings settings, int rounds, Calibration calibration, String java, int cpus,
+                  String vthreadParallelism) {
         double budgetMs() {
             return settings.tickNanos() / 1e6;
         }
@@ -40,15 +41,16 @@ final class StreamReport {
         String describe() {
             FrameLoop.Settings s = settings;
             return String.format(Locale.ROOT,
-                    "%d measured frames after %d warm-up frames per run at %.2f Hz, budget %.2f ms; %d entities x %d "
+                    "%d measured frames per run in %d rounds (each round: every variant, every other round in reverse, "
+                            + "%d warm-up frames first), %.2f Hz, budget %.2f ms; %d entities x %d "
                             + "substeps (%.1f ns each: ~%.2f ms CPU per frame), grain %d; %d workers (weft, forkjoin), "
                             + "vthreads on the default scheduler (parallelism %s). Stream: %d assets over the measured "
                             + "frames, each a %d ms blocking read then %.0f-%.0f ms of decode (%d units/ms), checkpoint "
                             + "every %.2f ms. JDK %s, %d CPUs.",
-                    s.frames(), s.warmupFrames(), 1e9 / s.tickNanos(), budgetMs(), s.entities(), calibration.substeps(),
+                    s.frames() * rounds, rounds, s.warmupFrames(), 1e9 / s.tickNanos(), budgetMs(), s.entities(), calibration.substeps(),
                     calibration.nsPerEntitySubstep(),
                     s.entities() * calibration.substeps() * calibration.nsPerEntitySubstep() / 1e6, s.grain(), s.workers(),
-                    vthreadParallelism, s.assets(), s.readMs(), s.decodeMinMs(), s.decodeMaxMs(), calibration.unitsPerMs(),
+                    vthreadParallelism, s.assets() * rounds, s.readMs(), s.decodeMinMs(), s.decodeMaxMs(), calibration.unitsPerMs(),
                     s.checkpointEveryMs(), java, cpus);
         }
     }
@@ -109,14 +111,15 @@ final class StreamReport {
 
     String markdown() {
         StringBuilder md = new StringBuilder("# Frame loop while streaming\n\n").append(config.describe()).append("\n\n");
-        md.append("| variant | mechanisms | run | frames | over budget | p50 ms | p99 ms | max ms | assets finished | "
+        md.append("| variant | mechanisms | run | load | frames | over budget | p50 ms | p99 ms | max ms | assets finished | "
                 + "Δ over budget | Δ p99 ms | target |\n");
-        md.append("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+        md.append("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
         for (Pair p : pairs) {
             for (RunResult r : List.of(p.without(), p.with())) {
                 SystemProfile m = r.measured();
                 md.append("| ").append(variantLabel(r.variant())).append(" | ").append(r.variant().mechanisms())
-                        .append(" | ").append(r.runName()).append(" | ").append(m.frames())
+                        .append(" | ").append(r.runName()).append(" | ").append(String.format(Locale.ROOT, "%.1f", r.loadAverage()))
+                        .append(" | ").append(m.frames())
                         .append(" | ").append(m.framesOver(budgetNanos())).append(" | ").append(ms(m.percentileMs(50)))
                         .append(" | ").append(ms(m.percentileMs(99))).append(" | ").append(ms(m.maxMs()))
                         .append(" | ").append(r.assetsFinished()).append('/').append(r.assetsSubmitted());
@@ -157,13 +160,14 @@ final class StreamReport {
         Map<String, Object> root = new LinkedHashMap<>();
         FrameLoop.Settings s = config.settings();
         Map<String, Object> cfg = new LinkedHashMap<>();
-        cfg.put("frames", s.frames());
+        cfg.put("frames", s.frames() * config.rounds());
+        cfg.put("rounds", config.rounds());
         cfg.put("warmupFrames", s.warmupFrames());
         cfg.put("entities", s.entities());
         cfg.put("substeps", config.calibration().substeps());
         cfg.put("grain", s.grain());
         cfg.put("workers", s.workers());
-        cfg.put("assets", s.assets());
+        cfg.put("assets", s.assets() * config.rounds());
         cfg.put("readMs", s.readMs());
         cfg.put("decodeMinMs", s.decodeMinMs());
         cfg.put("decodeMaxMs", s.decodeMaxMs());
@@ -197,6 +201,7 @@ final class StreamReport {
     private Map<String, Object> run(RunResult r) {
         SystemProfile m = r.measured();
         Map<String, Object> o = new LinkedHashMap<>();
+        o.put("loadAverage", r.loadAverage());
         o.put("frames", m.frames());
         o.put("framesOverBudget", m.framesOver(budgetNanos()));
         o.put("p50Ms", m.percentileMs(50));
@@ -215,12 +220,13 @@ final class StreamReport {
     }
 
     String csv() {
-        StringBuilder c = new StringBuilder("variant,run,frames,framesOverBudget,p50Ms,p99Ms,maxMs,assetsSubmitted,"
+        StringBuilder c = new StringBuilder("variant,run,loadAverage,frames,framesOverBudget,p50Ms,p99Ms,maxMs,assetsSubmitted,"
                 + "assetsFinishedInWindow,assetsFinished,overBudgetDelta,p99DeltaMs,meetsTarget,notWired\n");
         for (Pair p : pairs) {
             for (RunResult r : List.of(p.without(), p.with())) {
                 SystemProfile m = r.measured();
-                c.append(r.variant().name()).append(',').append(r.runName()).append(',').append(m.frames()).append(',')
+                c.append(r.variant().name()).append(',').append(r.runName()).append(',')
+                        .append(String.format(Locale.ROOT, "%.2f", r.loadAverage())).append(',').append(m.frames()).append(',')
                         .append(m.framesOver(budgetNanos())).append(',').append(ms(m.percentileMs(50))).append(',')
                         .append(ms(m.percentileMs(99))).append(',').append(ms(m.maxMs())).append(',')
                         .append(r.assetsSubmitted()).append(',').append(r.finishedInWindow()).append(',')

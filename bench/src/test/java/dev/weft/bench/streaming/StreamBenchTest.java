@@ -21,13 +21,14 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class StreamBenchTest {
     private static final Duration HANG = Duration.ofMinutes(3);
-    private static final int FRAMES = 6;
-    private static final int WARMUP = 2;
-    private static final int ASSETS = 3;     // the last goes out at measured frame 4 of 6: its 50 ms read outlasts the window
+    private static final int ROUNDS = 2;
+    private static final int FRAMES = 6;     // 3 per round
+    private static final int WARMUP = 2;     // per round
+    private static final int ASSETS = 4;     // 2 per round; the second goes out at frame 1 of 3: its 50 ms read outlasts the round
 
     @Test
     void tinyRunReportsEveryVariantWithConsistentCounts(@TempDir Path out) throws Exception {
-        int exit = assertTimeoutPreemptively(HANG, () -> StreamBenchMain.run("--frames", "" + FRAMES, "--warmup", "" + WARMUP,
+        int exit = assertTimeoutPreemptively(HANG, () -> StreamBenchMain.run("--rounds", "" + ROUNDS, "--frames", "" + FRAMES, "--warmup", "" + WARMUP,
                 "--entities", "512", "--frame-cpu-ms", "0.2", "--assets", "" + ASSETS, "--read-ms", "50",
                 "--decode-min-ms", "0.5", "--decode-max-ms", "1", "--out", out.toString()));
         assertEquals(0, exit, "exit code: 1 means differing entity work or an asset that failed or did not finish");
@@ -44,8 +45,8 @@ class StreamBenchTest {
             for (Map<String, Object> run : List.of(without, with)) {
                 assertEquals(FRAMES, (int) Json.number(run.get("frames")), name);
                 assertEquals(FRAMES, Json.array(run.get("frameTimesNs")).size(), name);
-                assertEquals(WARMUP, (int) Json.number(run.get("warmupFrames")), name);
-                assertEquals(WARMUP, Json.array(run.get("warmupFrameTimesNs")).size(), name);
+                assertEquals(WARMUP * ROUNDS, (int) Json.number(run.get("warmupFrames")), name);
+                assertEquals(WARMUP * ROUNDS, Json.array(run.get("warmupFrameTimesNs")).size(), name);
                 assertEquals(null, run.get("failure"), name);
             }
             assertEquals(0, (int) Json.number(without.get("assetsSubmitted")), name + " without the stream");
@@ -97,8 +98,9 @@ class StreamBenchTest {
     void assetPlanIsSeededAndWithinTheDecodeRange() {
         FrameLoop.Settings s = new FrameLoop.Settings(10, 0, 10, 4, 1, 1_000_000, 50, 1, 5, 20, 0.5, 9, Duration.ofSeconds(1));
         Calibration c = new Calibration(1, 1000, 1);
-        List<Asset> a = new FrameLoop(s, c).plan();
-        assertEquals(a, new FrameLoop(s, c).plan(), "same seed, same assets");
+        List<Asset> a = new FrameLoop(s, c).plan(0);
+        assertEquals(a, new FrameLoop(s, c).plan(0), "same seed, same assets");
+        assertTrue(!a.equals(new FrameLoop(s, c).plan(1)), "each round its own lengths");
         assertEquals(50, a.size());
         for (Asset asset : a) {
             assertTrue(asset.decodeMs() >= 5 && asset.decodeMs() <= 20, "decode " + asset.decodeMs());
@@ -112,5 +114,6 @@ class StreamBenchTest {
         assertEquals(2, StreamBenchMain.run("--frames", "0"));
         assertEquals(2, StreamBenchMain.run("--decode-min-ms", "9", "--decode-max-ms", "3"));
         assertEquals(2, StreamBenchMain.run("--variants", "nope"));
+        assertEquals(2, StreamBenchMain.run("--rounds", "4", "--frames", "6"));
     }
 }
