@@ -255,6 +255,32 @@ final class Fiber implements Executor, Runnable {
         }
     }
 
+    // ---- checkpoints (Jobs.checkpoint on this fiber) ----
+
+    /**
+     * Yields if work more urgent than this stack (its {@link #readyPriority}, the highest on it) is
+     * queued anywhere. Fast path: one volatile load of {@link CheckpointSignal#queuedMask}. Slow path:
+     * clear those bits, scan, and if the scan found work, set its bits back and yield: the JDK hands our
+     * continuation to {@link #execute}, which queues us at {@code readyPriority} (our worker's ready
+     * deque, where a thief may take us), and our worker's picker, scanning from FRAME, takes the urgent
+     * work first. A capped slot is given back at the unmount and taken again at the resume.
+     */
+    void checkpoint() {
+        int above = CheckpointSignal.above(readyPriority);
+        CheckpointSignal signal = scheduler.checkpoints;
+        if (above == 0 || currentJob == null || !signal.mayBeQueued(above)) {
+            return;
+        }
+        signal.clear(above);                            // full fence, then the scan: see CheckpointSignal
+        int found = scheduler.picker.queuedAbove(readyPriority);
+        if (found == 0) {
+            return;
+        }
+        signal.set(found);
+        worker().count(Worker.CHECKPOINT_YIELDS);
+        Thread.yield();                                 // unmounts; resumes here, maybe on another worker
+    }
+
     // ---- waiting (called by Counter.awaitSlow on this fiber) ----
 
     /**

@@ -87,7 +87,7 @@ final class FiberPool {
             return;
         }
         if (w.jobs[job.priority].push(job)) {
-            scheduler.signalWork();
+            scheduler.signalWork(job.priority);
         }
     }
 

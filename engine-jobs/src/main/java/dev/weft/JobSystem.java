@@ -38,7 +38,7 @@ public final class JobSystem implements AutoCloseable {
     private JobSystem(Builder b) {
         this.scheduler = new Scheduler(b.name, b.deterministicSeed != null ? 1 : b.workers, b.workerStackBytes,
                 b.idleStrategy, b.fiberPool, b.uncaughtFailureHandler, b.deterministicSeed, b.pinWorkers,
-                b.workerCaps(b.deterministicSeed != null ? 1 : b.workers));
+                b.workerCaps(b.deterministicSeed != null ? 1 : b.workers), b.waitersHelp);
         if (b.watchdogThreshold != null) {
             new Watchdog(scheduler, b.watchdogThreshold, b.watchdogSink).start();
         }
@@ -57,6 +57,21 @@ public final class JobSystem implements AutoCloseable {
     /** The number of worker threads. */
     public int workerCount() {
         return scheduler.workers.length;
+    }
+
+    /**
+     * How many worker indices jobs can see ({@link Jobs#workerIndex()}, {@code parallelFor}'s {@code
+     * worker} argument): {@link #workerCount()} plus one for the waiting thread that helps
+     * ({@link Builder#waitersHelp}, on by default). Size per-worker buffers by this.
+     *
+     * <pre>{@code
+     * float[][] partialSums = new float[jobs.workerSlots()][];    // one writer per slot, no lock
+     * jobs.parallelFor(Priority.FRAME, 0, n, 256, (s, e, worker) -> add(partialSums[worker], s, e), frame);
+     * frame.await();                                              // the main thread may run pieces: slot workerCount()
+     * }</pre>
+     */
+    public int workerSlots() {
+        return scheduler.workers.length + (scheduler.waitingHelp != null ? 1 : 0);
     }
 
     /** The name given at build time (it prefixes worker and fiber thread names). */
@@ -178,7 +193,8 @@ public final class JobSystem implements AutoCloseable {
      */
     @Override
     public void close() {
-        if (Jobs.inFiber() && Fiber.current().scheduler == scheduler) {
+        WaitingHelp seat = WaitingHelp.current();      // a job a waiting thread runs for us counts too
+        if ((Jobs.inFiber() && Fiber.current().scheduler == scheduler) || (seat != null && seat.scheduler == scheduler)) {
             // Waiting here would wait for this very job: start the shutdown and return instead.
             scheduler.shutdown();
             return;
@@ -266,6 +282,7 @@ public final class JobSystem implements AutoCloseable {
         private Long deterministicSeed;
         private boolean pinWorkers;
         private final int[] maxWorkers = new int[Priority.COUNT];   // 0: not set
+        private boolean waitersHelp = true;
         private BiConsumer<String, Throwable> uncaughtFailureHandler = (job, t) -> {
             System.err.println("weft: job '" + job + "' failed and nobody waits for it:");
             t.printStackTrace();
@@ -357,7 +374,8 @@ public final class JobSystem implements AutoCloseable {
          *
          * <p>Work-conserving: a worker that finds nothing else to do takes capped work even at the cap,
          * so with only BACKGROUND work queued every worker runs it. Not preemptive: FRAME work that
-         * arrives then waits until one of those jobs ends or parks.
+         * arrives then waits until one of those jobs ends, parks, or passes a {@link Jobs#checkpoint()}
+         * (put checkpoints in long BACKGROUND jobs).
          *
          * <p>Default: BACKGROUND at {@code workers - 1} with 2 or more workers; no other cap.
          *
@@ -390,6 +408,23 @@ public final class JobSystem implements AutoCloseable {
                         : n < workerCount ? n : 0;   // a cap of every worker is no cap
             }
             return caps;
+        }
+
+        /**
+         * Whether a thread that is not a worker (the game's main thread) runs jobs while it waits in
+         * {@link Counter#await} or {@link JobHandle#join}, instead of sleeping: first the queued jobs of
+         * the awaited counter (or the awaited handle), then FRAME jobs, on its own stack, as enkiTS's
+         * {@code WaitforTask} does. Default true. One such thread at a time helps; while it runs a job it
+         * is worker number {@link JobSystem#workerCount()} ({@link JobSystem#workerSlots()} counts it),
+         * and the job is "outside a fiber": {@link Jobs#checkpoint()} does nothing there, {@link
+         * Jobs#blocking} runs the call on that thread, a wait inside it helps again, and a virtual thread
+         * it starts runs on the JDK's scheduler, not on Weft's workers. It runs with an empty ThreadLocal
+         * map (the thread's own is put back after). Main-thread jobs keep running between helped jobs.
+         * Deterministic mode never helps. Off, the waiting thread sleeps until the workers are done.
+         */
+        public Builder waitersHelp(boolean on) {
+            waitersHelp = on;
+            return this;
         }
 
         /**

@@ -55,11 +55,11 @@ final class WorkPicker {
     void enqueueReady(Worker current, Object item, int priority) {
         if (current != null) {
             if (current.ready[priority].push(item)) {
-                parking.signalWork();
+                parking.signalWork(priority);
             }
         } else {
             injectedReady[priority].offer(item);
-            parking.signalWork();
+            parking.signalWork(priority);
         }
     }
 
@@ -138,7 +138,7 @@ final class WorkPicker {
                 return x;
             }
             if (w.jobs[p].push(j)) {                   // lost the slot to another worker: put it back
-                parking.signalWork();
+                parking.signalWork(p);
             }
             return null;
         }
@@ -162,7 +162,7 @@ final class WorkPicker {
             return true;
         }
         if (w.ready[p].push(f)) {
-            parking.signalWork();
+            parking.signalWork(p);
         }
         return false;
     }
@@ -216,7 +216,7 @@ final class WorkPicker {
         WorkStealingDeque<JobNode> own = w.jobs[p];
         int moved = q.drain(own::push, INJECTED_BATCH);
         if (moved > 1) {
-            parking.signalWork();                  // the batch is stealable now: let a sleeping worker share it
+            parking.signalWork(p);                 // the batch is stealable now: let a sleeping worker share it
         }
         return moved > 0 ? own.pop() : null;
     }
@@ -286,6 +286,27 @@ final class WorkPicker {
         if (observation.isObserved()) {
             observation.stole(thief, item);
         }
+    }
+
+    /**
+     * The priorities above (more urgent than) {@code priority} that have queued work anywhere, as bits
+     * (0: none). Reads only: the scan of {@link Jobs#checkpoint()}'s slow path (CheckpointSignal).
+     */
+    int queuedAbove(int priority) {
+        int found = 0;
+        for (int p = 0; p < priority; p++) {
+            if (!injectedJobs[p].isEmpty() || !injectedReady[p].isEmpty()) {
+                found |= 1 << p;
+                continue;
+            }
+            for (Worker v : workers) {
+                if (!v.jobs[p].isEmpty() || !v.ready[p].isEmpty()) {
+                    found |= 1 << p;
+                    break;
+                }
+            }
+        }
+        return found;
     }
 
     /** Any queue anywhere non-empty? Reads only (used by spinning and the pre-park re-check). */

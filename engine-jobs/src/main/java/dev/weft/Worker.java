@@ -39,7 +39,8 @@ final class Worker extends WorkerLayout.PadAfterParkState {
     static final int IDLE_NANOS = 5;
     static final int FIBERS_CREATED = 6;
     static final int JOBS_CANCELLED = 7;
-    static final int STAT_COUNT = 8;
+    static final int CHECKPOINT_YIELDS = 8;
+    static final int STAT_COUNT = 9;
 
     static final int MAX_FREE_NODES = 1 << 16;           // enough for a frame of in-flight jobs
     private static final int RETURN_CAPACITY = 1 << 16;

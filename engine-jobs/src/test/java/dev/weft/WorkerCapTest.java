@@ -15,7 +15,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * JobSystem.Builder.maxWorkers (PriorityCaps): the cap holds at every start, resume and inline run;
  * it is work-conserving; and it keeps a worker for FRAME work queued beside capped work. Every test is
  * structural: a broken cap hangs a job system (caught by the long timeout) or breaks a count, never a
- * wall-clock bound.
+ * wall-clock bound. Workers only (waitersHelp off): caps count workers, and a waiting test thread is not one.
  */
 class WorkerCapTest {
     private static final int BG = Priority.BACKGROUND.ordinal();
@@ -81,7 +81,7 @@ class WorkerCapTest {
     void theCapIsNeverExceededAtAnyStartOrResume(int workers) {
         int cap = workers - 1;
         int rounds = TestSupport.FULL ? 400 : 60;
-        try (JobSystem jobs = TestSupport.system(workers)) {
+        try (JobSystem jobs = TestSupport.workersOnly(workers)) {
             Census c = new Census(jobs);
             for (int r = 0; r < rounds; r++) {
                 Counter all = new Counter("round " + r);
@@ -149,7 +149,7 @@ class WorkerCapTest {
     @ParameterizedTest
     @ValueSource(ints = {2, 4})
     void withOnlyBackgroundWorkQueuedEveryWorkerRunsIt(int workers) {
-        try (JobSystem jobs = TestSupport.system(workers)) {
+        try (JobSystem jobs = TestSupport.workersOnly(workers)) {
             for (int round = 0; round < 20; round++) {
                 AtomicInteger arrived = new AtomicInteger();
                 AtomicBoolean giveUp = new AtomicBoolean();
@@ -180,7 +180,7 @@ class WorkerCapTest {
      */
     @Test
     void frameWorkRunsOnTheFreeWorkerWhileBackgroundHoldsTheCap() {
-        try (JobSystem jobs = TestSupport.system(2)) {
+        try (JobSystem jobs = TestSupport.workersOnly(2)) {
             AtomicBoolean release = new AtomicBoolean();
             AtomicBoolean first = new AtomicBoolean();
             Counter all = new Counter("all");
@@ -224,7 +224,7 @@ class WorkerCapTest {
     @ParameterizedTest
     @ValueSource(booleans = {false, true})
     void inlineHelpDoesNotTakeACappedJobOverTheCap(boolean join) {
-        try (JobSystem jobs = TestSupport.system(2)) {
+        try (JobSystem jobs = TestSupport.workersOnly(2)) {
             AtomicBoolean release = new AtomicBoolean();
             AtomicBoolean first = new AtomicBoolean();
             Job spinner = () -> {
@@ -264,7 +264,7 @@ class WorkerCapTest {
      */
     @Test
     void aParkedBackgroundJobHoldsNoSlot() {
-        try (JobSystem jobs = TestSupport.system(2)) {
+        try (JobSystem jobs = TestSupport.workersOnly(2)) {
             PriorityCaps caps = jobs.schedulerForTests().caps;
             Counter gate = new Counter("gate");
             gate.add(1);
@@ -299,7 +299,7 @@ class WorkerCapTest {
 
     @Test
     void defaultsCapBackgroundAtAllButOneWorker() {
-        try (JobSystem two = TestSupport.system(2); JobSystem one = TestSupport.system(1);
+        try (JobSystem two = TestSupport.workersOnly(2); JobSystem one = TestSupport.workersOnly(1);
              JobSystem set = JobSystem.builder().workers(4).maxWorkers(Priority.NORMAL, 2)
                      .maxWorkers(Priority.BACKGROUND, 4).build()) {
             PriorityCaps c2 = two.schedulerForTests().caps;
