@@ -58,7 +58,8 @@ public final class FrameProfiler {
         s.parallelFor("render", n, grain, w.buildCommands, animate, cull).await();
     }
 
-    private static void waitUntil(long deadline) {
+    /** Sleeps until {@code deadline} ({@link System#nanoTime()} time), spinning for its last 0.2 ms to wake on time. */
+    public static void waitUntil(long deadline) {
         long left;
         while ((left = deadline - System.nanoTime()) > SPIN_BEFORE_DEADLINE_NS) {
             LockSupport.parkNanos(left - SPIN_BEFORE_DEADLINE_NS);

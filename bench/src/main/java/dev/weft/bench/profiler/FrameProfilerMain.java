@@ -94,20 +94,26 @@ public final class FrameProfilerMain implements Callable<Integer> {
      * from the jar's manifest. Without it, runs this class again in a child JVM that has it.
      */
     public static void main(String[] args) throws Exception {
-        if (!Object.class.getModule().isOpen("java.lang", FrameProfilerMain.class.getModule())) {
-            System.exit(relaunchWithOpens(args));
+        if (!javaLangOpen()) {
+            System.exit(relaunchWithOpens(FrameProfilerMain.class, args));
         }
         System.exit(run(args));
     }
 
-    private static int relaunchWithOpens(String[] args) throws Exception {
+    /** Whether this JVM opens {@code java.lang} to the bench classes, as Weft's fibers need. */
+    public static boolean javaLangOpen() {
+        return Object.class.getModule().isOpen("java.lang", FrameProfilerMain.class.getModule());
+    }
+
+    /** Runs {@code main} with {@code args} in a child JVM that opens {@code java.lang}; returns its exit code. */
+    public static int relaunchWithOpens(Class<?> main, String[] args) throws Exception {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments());
         command.addAll(List.of("--add-opens", "java.base/java.lang=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
-                "-cp", System.getProperty("java.class.path"), FrameProfilerMain.class.getName()));
+                "-cp", System.getProperty("java.class.path"), main.getName()));
         command.addAll(List.of(args));
-        System.err.println("FrameProfilerMain: restarting with --add-opens java.base/java.lang=ALL-UNNAMED (Weft needs it)");
+        System.err.println(main.getSimpleName() + ": restarting with --add-opens java.base/java.lang=ALL-UNNAMED (Weft needs it)");
         return new ProcessBuilder(command).inheritIO().start().waitFor();
     }
 }

@@ -120,13 +120,7 @@ public final class ProfileReport {
 
     public String html() {
         StringBuilder h = new StringBuilder();
-        h.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
-                .append("<title>Weft frame-time profile</title>\n<style>\n")
-                .append("body{font-family:system-ui,sans-serif;margin:24px;color:#222;max-width:1000px}\n")
-                .append("table{border-collapse:collapse;margin:12px 0}td,th{border:1px solid #ccc;padding:4px 10px;text-align:right}\n")
-                .append("th:first-child,td:first-child{text-align:left}svg{display:block;margin:8px 0 24px}\n")
-                .append(".note{color:#555;font-size:90%}\n</style>\n</head>\n<body>\n")
-                .append("<h1>Weft frame-time profile</h1>\n<p>").append(esc(config.describe())).append("</p>\n");
+        h.append(htmlHead("Weft frame-time profile")).append("<p>").append(esc(config.describe())).append("</p>\n");
         h.append("<table>\n<tr><th>system</th><th>frames</th><th>p50 ms</th><th>p90 ms</th><th>p99 ms</th>")
                 .append("<th>p99.9 ms</th><th>max ms</th><th>mean ms</th><th>over budget</th></tr>\n");
         for (SystemProfile s : systems) {
@@ -157,6 +151,17 @@ public final class ProfileReport {
         return h.toString();
     }
 
+    /** The page up to and including the {@code <h1>} title: the shared style for tables, charts and notes. */
+    public static String htmlHead(String title) {
+        return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+                + "<title>" + esc(title) + "</title>\n<style>\n"
+                + "body{font-family:system-ui,sans-serif;margin:24px;color:#222;max-width:1000px}\n"
+                + "table{border-collapse:collapse;margin:12px 0}td,th{border:1px solid #ccc;padding:4px 10px;text-align:right}\n"
+                + "th:first-child,td:first-child{text-align:left}svg{display:block;margin:8px 0 24px}\n"
+                + ".note{color:#555;font-size:90%}\n</style>\n</head>\n<body>\n"
+                + "<h1>" + esc(title) + "</h1>\n";
+    }
+
     static String color(String system) {
         return switch (system) {
             case "weft" -> "#1f77b4";
@@ -166,11 +171,13 @@ public final class ProfileReport {
         };
     }
 
-    static String ms(double v) {
+    /** Milliseconds with three decimals, as every table here prints them. */
+    public static String ms(double v) {
         return String.format(Locale.ROOT, "%.3f", v);
     }
 
-    static String esc(String s) {
+    /** Escapes text for HTML content and attribute values. */
+    public static String esc(String s) {
         return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
     }
 }

@@ -2,9 +2,14 @@ package dev.weft.bench.profiler;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Function;
 
-/** Inline SVG for {@link ProfileReport}: plain markup, no script, so the HTML opens anywhere. */
-final class SvgCharts {
+/**
+ * Inline SVG for {@link ProfileReport} and the streaming benchmark's report: plain markup, no script,
+ * so the HTML opens anywhere. Series are colored by name: {@link ProfileReport#color} unless the
+ * caller passes its own colors.
+ */
+public final class SvgCharts {
     private static final int WIDTH = 960;
     private static final int HEIGHT = 340;
     private static final int LEFT = 64;
@@ -20,6 +25,15 @@ final class SvgCharts {
 
     /** Frame time (ms, linear from 0 to {@code yMaxMs}) against frame number, one polyline per system. */
     static String frameTimes(List<SystemProfile> systems, double budgetMs, double yMaxMs, boolean budgetLine) {
+        return frameTimes(systems, ProfileReport::color, budgetMs, yMaxMs, budgetLine);
+    }
+
+    /**
+     * {@link #frameTimes(List, double, double, boolean)} with series colored by {@code colorOf} (a CSS
+     * color for a {@link SystemProfile#system()} name).
+     */
+    public static String frameTimes(List<SystemProfile> systems, Function<String, String> colorOf, double budgetMs,
+                                    double yMaxMs, boolean budgetLine) {
         int frames = systems.stream().mapToInt(SystemProfile::frames).max().orElse(1);
         double yMax = niceCeil(yMaxMs);
         StringBuilder svg = open("Frame time in milliseconds over frame number");
@@ -38,14 +52,14 @@ final class SvgCharts {
         }
         axisLabels(svg, "frame", "frame time (ms)");
         for (SystemProfile s : systems) {
-            svg.append("<polyline fill=\"none\" stroke-width=\"1.2\" stroke=\"").append(ProfileReport.color(s.system()))
+            svg.append("<polyline fill=\"none\" stroke-width=\"1.2\" stroke=\"").append(colorOf.apply(s.system()))
                     .append("\" points=\"").append(points(s.frameTimesNs(), frames, yMax)).append("\"/>\n");
         }
         if (budgetLine && budgetMs <= yMax) {
             double y = TOP + PLOT_H - budgetMs / yMax * PLOT_H;
             budget(svg, LEFT, y, LEFT + PLOT_W, y, LEFT + PLOT_W - 4, y - 5, "end", budgetMs);
         }
-        legend(svg, systems);
+        legend(svg, systems, colorOf);
         return close(svg);
     }
 
@@ -106,7 +120,7 @@ final class SvgCharts {
         }
         double bx = LEFT + (Math.log10(budgetMs) - logLo) / logSpan * PLOT_W;
         budget(svg, bx, TOP, bx, TOP + PLOT_H, bx - 4, TOP + 12, "end", budgetMs);
-        legend(svg, systems);
+        legend(svg, systems, ProfileReport::color);
         return close(svg);
     }
 
@@ -169,11 +183,11 @@ final class SvgCharts {
     }
 
     /** In the top margin, above the plot, so it never hides data. */
-    private static void legend(StringBuilder svg, List<SystemProfile> systems) {
+    private static void legend(StringBuilder svg, List<SystemProfile> systems, Function<String, String> colorOf) {
         double x = LEFT;
         for (SystemProfile s : systems) {
             svg.append(String.format(Locale.ROOT, "<rect x=\"%.1f\" y=\"%d\" width=\"12\" height=\"4\" fill=\"%s\"/>\n",
-                    x, TOP - 14, ProfileReport.color(s.system())));
+                    x, TOP - 14, colorOf.apply(s.system())));
             text(svg, x + 16, TOP - 9, "start", s.system());
             x += 24 + 7 * s.system().length() + 16;
         }
