@@ -29,6 +29,7 @@ final class GameLoop {
     private final Renderer renderer;
     private final JobSystem jobs;
     private LevelLoading loading;                // made by cfg.loading(); closed by closeLoading()
+    private ChunkStreaming streaming;            // null with --streaming off; finished by frames() or closeLoading()
 
     GameLoop(GameConfig cfg, Display display, Renderer renderer, JobSystem jobs) {
         this.cfg = cfg;
@@ -39,6 +40,9 @@ final class GameLoop {
 
     /** Frees the loader (its asset manager cancels and frees its loads); the caller does this before closing jobs. */
     void closeLoading() {
+        if (streaming != null) {
+            streaming.finish();                  // idempotent: frames() normally finished it already
+        }
         if (loading != null) {
             loading.close();
         }
@@ -75,11 +79,13 @@ final class GameLoop {
                 gpu.meshes.size(), gpu.textures.size(),
                 new FrameGraph.Gpu(gpu.meshes.toArray(Mesh[]::new), gpu.textures.toArray(Texture[]::new)),
                 cfg.grain(), report, REPORT_EVERY_FRAMES, cfg.stageHook()));
-        return frames(frameGraph, world.bounds(), clock, graph, loaded);
+        streaming = ChunkStreaming.open(cfg, jobs, renderer);
+        return frames(frameGraph, world.bounds(), clock, graph, loaded, entities);
     }
 
     private Played frames(FrameGraph frameGraph, CollisionWorld.WorldBounds bounds, GameConfig.Clock clock,
-                          FrameTimeGraph graph, LoadingPhase.Loaded loaded) throws Watchdog, GameException {
+                          FrameTimeGraph graph, LoadingPhase.Loaded loaded, Entities entities)
+            throws Watchdog, GameException {
         Camera camera = new Camera().perspective(60f, 0.1f, CameraPath.farPlane(bounds));
         DirectionalLight light = DirectionalLight.defaults();
         Histogram histogram = new Histogram(3);
@@ -97,6 +103,9 @@ final class GameLoop {
         long last = System.nanoTime();
         for (int frame = 0; frame < cfg.frames() && !display.shouldClose(); frame++) {
             display.pollEvents();
+            if (streaming != null) {
+                streaming.beginFrame(inputs.simTicks(), bounds);
+            }
             JobHandle<FrameGraph.Output> handle = cfg.pipeline() ? pending : frameGraph.submit(inputs.next(frame));
             FrameGraph.Output o = awaitFrame(handle, frameGraph);
             pending = null;
@@ -106,6 +115,9 @@ final class GameLoop {
             renderer.beginFrame();
             camera.lookAt(o.eye, o.target);
             renderer.drawScene(camera, light, o.draws);
+            if (streaming != null) {
+                streaming.draw(camera, light);
+            }
             renderer.drawFrameGraph(graph);
             if (frame == cfg.frames() - 1 && cfg.screenshot() != null && display.hasGl()) {
                 shot = renderer.readFrame();             // before the swap
@@ -125,6 +137,9 @@ final class GameLoop {
             if (frameNanos > budgetNanos) {
                 overBudget++;
             }
+            if (streaming != null) {
+                streaming.endFrame(frameNanos);
+            }
             visibleSum += o.visibleEntities;
             for (int s = 0; s < stageNanos.length; s++) {
                 stageNanos[s] += o.stageNanos[s];
@@ -135,12 +150,13 @@ final class GameLoop {
             awaitFrame(pending, frameGraph);             // the window closed with a frame in flight
         }
 
+        StreamingReport streamed = streaming == null ? StreamingReport.OFF : streaming.finish();
         String screenshot = Screenshot.write(cfg.screenshot(), shot, cfg.out());
         long expectedRanges = frameGraph.framesSubmitted() * 3 * FrameGraph.rangesPerStage(cfg.entities(), cfg.grain());
         return new Played(cfg, Game.kindName(display.kind()), clock.name().toLowerCase(Locale.ROOT), frames,
                 loaded.loadingFrames(), histogram, overBudget, loaded.loadMs(), inputs.simTicks(), visibleSum, stageNanos,
                 frameGraph.rangesRun(), expectedRanges, frameGraph.entityUpdates(), loaded.failures(), screenshot,
-                slowest, warm);
+                slowest, warm, streamed, EntityStateHash.of(entities));
     }
 
     private FrameGraph.Output awaitFrame(JobHandle<FrameGraph.Output> handle, FrameGraph frameGraph) throws Watchdog {

@@ -26,6 +26,8 @@ import java.util.Map;
  *                         longest first
  * @param warmP99Ms        p99 of the gameplay frames from {@link #WARM_UP_FRAMES} on (0 if there are none):
  *                         the first frames after loading run code the JIT has not compiled yet
+ * @param streaming        what chunk streaming did ({@link StreamingReport#OFF} with {@code --streaming off})
+ * @param entityStateHash  {@link EntityStateHash} after the last frame: equal for equal seeds and ticks
  */
 public record RunSummary(int frames, int framesRequested, int loadingFrames, double p50Ms, double p95Ms,
                          double p99Ms, double maxMs, double meanMs, int overBudget, double levelLoadMs,
@@ -33,7 +35,8 @@ public record RunSummary(int frames, int framesRequested, int loadingFrames, dou
                          String display, String clock, String level, long simTicks, double meanVisible,
                          long drawCalls, long rangesRun, long rangesExpected, long entityUpdates,
                          Map<String, Double> stageMeanMs, int loadFailures, String screenshot,
-                         Map<Integer, Double> slowestFrames, double warmP99Ms) {
+                         Map<Integer, Double> slowestFrames, double warmP99Ms, StreamingReport streaming,
+                         long entityStateHash) {
 
     /** The 60 Hz frame budget in milliseconds. */
     public static final double BUDGET_MS = 1000.0 / 60.0;
@@ -84,6 +87,8 @@ public record RunSummary(int frames, int framesRequested, int loadingFrames, dou
         slowestFrames.forEach((f, ms) -> slow.put(Integer.toString(f), ms));
         m.put("slowest_frames_ms", slow);
         m.put("p99_after_warm_up_ms", warmP99Ms);
+        m.put("entity_state_hash", Long.toHexString(entityStateHash));
+        streaming.putJson(m);
         return json(m);
     }
 
@@ -120,6 +125,7 @@ public record RunSummary(int frames, int framesRequested, int loadingFrames, dou
             out.printf(Locale.ROOT, "weft-demo: slowest frames (0 = first after loading): %s; p99 from frame %d on %.2f ms%n",
                     sl, WARM_UP_FRAMES, warmP99Ms);
         }
+        out.println(streaming.line());                   // the last line: the streaming figures
     }
 
     private static String json(Map<String, Object> m) {
