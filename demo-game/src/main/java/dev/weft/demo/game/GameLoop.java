@@ -40,11 +40,14 @@ final class GameLoop {
 
     /** Frees the loader (its asset manager cancels and frees its loads); the caller does this before closing jobs. */
     void closeLoading() {
-        if (streaming != null) {
-            streaming.finish();                  // idempotent: frames() normally finished it already
-        }
-        if (loading != null) {
-            loading.close();
+        try {
+            if (streaming != null) {
+                streaming.finish();              // idempotent: frames() normally finished it already
+            }
+        } finally {
+            if (loading != null) {
+                loading.close();
+            }
         }
     }
 
