@@ -62,6 +62,40 @@ public final class ParkingModel extends WorkerParking {
         signalWork();
     }
 
+    /** A producer: publish one FRAME job into an empty queue, then signal (sets the checkpoint bit). */
+    public void publishFrameAndSignal() {
+        publish();
+        signalWork(Priority.FRAME.ordinal());
+    }
+
+    /** Before the actors: the FRAME checkpoint bit is already set (stale, from work taken since). */
+    public void staleFrameBit() {
+        checkpoints.set(1 << Priority.FRAME.ordinal());
+    }
+
+    /**
+     * A BACKGROUND job's checkpoint, as {@code Fiber.checkpoint}: the real CheckpointSignal fast path,
+     * clear, then "the scan" (an acquire load of the queued count, as the deques' isEmpty); 1 if it
+     * found the job (it would yield).
+     */
+    public int checkpoint() {
+        int above = CheckpointSignal.above(Priority.BACKGROUND.ordinal());
+        if (!checkpoints.mayBeQueued(above)) {
+            return 0;
+        }
+        checkpoints.clear(above);
+        if ((int) QUEUED.getAcquire(this) == 0) {
+            return 0;
+        }
+        checkpoints.set(1 << Priority.FRAME.ordinal());
+        return 1;
+    }
+
+    /** 1 if the FRAME checkpoint bit is set. */
+    public int frameBit() {
+        return checkpoints.mayBeQueued(1 << Priority.FRAME.ordinal()) ? 1 : 0;
+    }
+
     /** Before the actors: a job already queued. */
     public void publish() {
         QUEUED.setRelease(this, (int) QUEUED.getAcquire(this) + 1);

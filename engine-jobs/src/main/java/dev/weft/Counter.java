@@ -59,6 +59,10 @@ public final class Counter {
     private volatile long maxWaitTarget;                  // >= every registered target; CAS-max, never lowered
                                                           // (starts at 0 without a fence: targets are >= 0)
     private volatile JobFailedException failure;          // first failure; CAS from null
+    // The job system whose jobs this counter last counted: where an outside waiter looks for jobs to
+    // help with (WaitingHelp). Plain: written at submission (only when it changes), read by a waiter; a
+    // stale null or older system only means no help, and a Scheduler is safely published (final fields).
+    Scheduler helpScheduler;
 
     /** A counter at zero. */
     public Counter() {
@@ -261,7 +265,9 @@ public final class Counter {
      * </ol>
      * A fiber first runs inline the jobs of this counter still unstarted at the bottom of its own
      * worker's deque (never an unrelated job), and its wait can be cancelled; the main thread keeps
-     * running main-thread jobs while it waits, so it cannot deadlock on them.
+     * running main-thread jobs while it waits, so it cannot deadlock on them. Any other thread (not a
+     * fiber) runs, between those checks, the queued jobs this wait depends on and FRAME jobs on its own
+     * stack before it sleeps (WaitingHelp; off with {@code JobSystem.Builder.waitersHelp(false)}).
      */
     private boolean awaitSlow(long target, long timeoutNanos) {
         Fiber fiber = Fiber.current();
@@ -272,6 +278,9 @@ public final class Counter {
             }
         }
         MainThreadMailbox mailbox = fiber == null ? MainThreadMailbox.ownedByCurrentThread() : null;
+        Scheduler helped = fiber == null ? helpScheduler : null;
+        WaitingHelp help = helped != null ? helped.waitingHelp : null;   // null: helping is off
+
         WaitNode node = new WaitNode(Thread.currentThread(), target, this, epochOf(state),
                 fiber != null ? fiber.currentJob : null);
         raiseMaxWaitTarget(target);
@@ -301,6 +310,9 @@ public final class Counter {
                 }
                 if (mailbox != null && mailbox.runPendingWhileWaiting()) {
                     continue;                            // ran main-thread jobs: re-check before sleeping
+                }
+                if (help != null && help.helpOnce(this)) {
+                    continue;                            // ran a queued job on our own stack: re-check
                 }
                 if (timeoutNanos >= 0) {
                     long remaining = deadline - System.nanoTime();

@@ -30,8 +30,14 @@ final class Fiber implements Executor, Runnable {
     volatile boolean retire;                // set at termination: leave the loop and end the thread
     JobNode firstJob;                       // handed over by the carrier with the resume
     JobNode currentJob;                     // innermost job on this fiber's stack
-    int readyPriority = Priority.NORMAL.ordinal();  // where to queue this fiber when it becomes ready
+    // Where to queue this fiber when it becomes ready: the highest priority on its stack. Not what the
+    // caps count (PriorityCaps): those count every capped priority on the stack (capMask below).
+    int readyPriority = Priority.NORMAL.ordinal();
     volatile WaitNode waitNode;             // the wait this fiber is parked in, or null (cancellers read it)
+    // Jobs of each capped priority on this stack (PriorityCaps), and the bits p with a count > 0. Plain:
+    // written while mounted, read by the worker that resumes us after the JDK's unpark published them.
+    private final int[] capDepth = new int[Priority.COUNT];
+    int capMask;
     boolean started;
 
     Fiber(Scheduler scheduler, String name) {
@@ -140,12 +146,56 @@ final class Fiber implements Executor, Runnable {
     }
 
     private void runTopLevel(JobNode job) {
-        if (!job.admit(scheduler)) {
+        int p = job.priority;
+        PriorityCaps caps = scheduler.caps;
+        if (caps.isCapped(p)) {
+            // Normally the picker took the slot for this job. A job handed to us by a worker that took us
+            // from the idle pool before we unmounted runs here, on another worker: take it here, as
+            // overflow if we must (the job is in our hand; that worker gave its slot back).
+            Worker w = worker();
+            if (!caps.take(w, p, false)) {
+                caps.take(w, p, true);
+            }
+            if (!job.admit(scheduler)) {
+                caps.release(w, p);
+                return;
+            }
+            capDepth[p]++;
+            capMask |= 1 << p;
+        } else if (!job.admit(scheduler)) {
             return;
         }
-        Throwable failure = runBody(job, job.priority);
+        Throwable failure = runBody(job, p);
         FiberSupport.clearThreadLocals(thread);   // the next job on this fiber sees no ThreadLocal of ours
+        if (caps.isCapped(p)) {
+            leaveCapped(p);
+        }
         job.finishRun(scheduler, failure);
+    }
+
+    /**
+     * Before running a job of priority {@code p} nested (inline help, join): a capped priority this
+     * stack does not hold yet needs a regular slot (never overflow: refused, we park, and our worker's
+     * picker decides, overflow included). True: go ahead.
+     */
+    boolean takeNestedSlot(int p) {
+        PriorityCaps caps = scheduler.caps;
+        return !caps.isCapped(p) || capDepth[p] > 0 || caps.take(worker(), p, false);
+    }
+
+    /** The job {@link #takeNestedSlot} was for was stolen meanwhile. */
+    void undoNestedSlot(int p) {
+        if (scheduler.caps.isCapped(p) && capDepth[p] == 0) {
+            scheduler.caps.release(worker(), p);
+        }
+    }
+
+    /** A job of capped priority p left this stack: the last one gives the slot back. */
+    private void leaveCapped(int p) {
+        if (--capDepth[p] == 0) {
+            capMask &= ~(1 << p);
+            scheduler.caps.release(worker(), p);   // the worker we are on now: we may have migrated
+        }
     }
 
     /**
@@ -154,8 +204,17 @@ final class Fiber implements Executor, Runnable {
      * a BACKGROUND dependency inline must not resume at BACKGROUND (priority inversion).
      */
     private void runNested(JobNode job) {
+        int p = job.priority;
+        boolean capped = scheduler.caps.isCapped(p);
         if (!job.admit(scheduler)) {
+            if (capped) {
+                undoNestedSlot(p);
+            }
             return;
+        }
+        if (capped) {
+            capDepth[p]++;                    // the slot was taken by takeNestedSlot (or this stack holds it)
+            capMask |= 1 << p;
         }
         JobNode outer = currentJob;
         int outerPriority = readyPriority;
@@ -166,6 +225,9 @@ final class Fiber implements Executor, Runnable {
         FiberSupport.restoreThreadLocals(thread, outerLocals);
         currentJob = outer;
         readyPriority = outerPriority;
+        if (capped) {
+            leaveCapped(p);
+        }
         job.finishRun(scheduler, failure);
     }
 
@@ -193,6 +255,32 @@ final class Fiber implements Executor, Runnable {
         }
     }
 
+    // ---- checkpoints (Jobs.checkpoint on this fiber) ----
+
+    /**
+     * Yields if work more urgent than this stack (its {@link #readyPriority}, the highest on it) is
+     * queued anywhere. Fast path: one volatile load of {@link CheckpointSignal#queuedMask}. Slow path:
+     * clear those bits, scan, and if the scan found work, set its bits back and yield: the JDK hands our
+     * continuation to {@link #execute}, which queues us at {@code readyPriority} (our worker's ready
+     * deque, where a thief may take us), and our worker's picker, scanning from FRAME, takes the urgent
+     * work first. A capped slot is given back at the unmount and taken again at the resume.
+     */
+    void checkpoint() {
+        int above = CheckpointSignal.above(readyPriority);
+        CheckpointSignal signal = scheduler.checkpoints;
+        if (above == 0 || currentJob == null || !signal.mayBeQueued(above)) {
+            return;
+        }
+        signal.clear(above);                            // full fence, then the scan: see CheckpointSignal
+        int found = scheduler.picker.queuedAbove(readyPriority);
+        if (found == 0) {
+            return;
+        }
+        signal.set(found);
+        worker().count(Worker.CHECKPOINT_YIELDS);
+        Thread.yield();                                 // unmounts; resumes here, maybe on another worker
+    }
+
     // ---- waiting (called by Counter.awaitSlow on this fiber) ----
 
     /**
@@ -210,9 +298,14 @@ final class Fiber implements Executor, Runnable {
         if (w.seededChoices != null) {
             return;                          // deterministic mode: the seeded picker chooses every job
         }
-        var deque = w.jobs[handle.priority];
-        if (deque.peekBottom() == handle && deque.pop() == handle) {   // pop: the bottom, or null if stolen
-            runNested(handle);
+        int p = handle.priority;
+        var deque = w.jobs[p];
+        if (deque.peekBottom() == handle && takeNestedSlot(p)) {
+            if (deque.pop() == handle) {     // pop: the bottom, or null if stolen
+                runNested(handle);
+            } else {
+                undoNestedSlot(p);
+            }
         }
     }
 
@@ -221,7 +314,7 @@ final class Fiber implements Executor, Runnable {
             return;                          // deterministic mode: the seeded picker chooses every job
         }
         while (counter.value() > target) {
-            JobNode j = worker().popLocalJobOf(counter);
+            JobNode j = worker().popLocalJobOf(counter, this);
             if (j == null) {
                 return;
             }

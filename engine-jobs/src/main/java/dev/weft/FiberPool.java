@@ -46,6 +46,11 @@ final class FiberPool {
         busyFibers.incrementAndGet();      // before the fiber can run: see WorkerParking.decide
         f.firstJob = job;                  // published to the fiber by resumeOn's unpark (or start)
         f.resumeOn(w);
+        if (w.next != f && w.capHeld != 0) {
+            // The fiber had not unmounted yet: it runs the job on its own carrier, which takes the slot
+            // there (Fiber.runTopLevel). Ours was for the job in our hand, which is gone.
+            scheduler.caps.releaseAll(w, w.capHeld);
+        }
     }
 
     private Fiber newFiber(Worker w) {
@@ -66,6 +71,7 @@ final class FiberPool {
     }
 
     private void onPoolDry(Worker w, JobNode job) {
+        scheduler.caps.releaseAll(w, w.capHeld);   // the job in hand goes back (or fails): its slot too
         long now = System.nanoTime();
         if (w.exhaustedSinceNanos == 0) {
             w.exhaustedSinceNanos = now;
@@ -81,7 +87,7 @@ final class FiberPool {
             return;
         }
         if (w.jobs[job.priority].push(job)) {
-            scheduler.signalWork();
+            scheduler.signalWork(job.priority);
         }
     }
 

@@ -59,6 +59,11 @@ public final class JobHandle<T> extends JobNode {
     private final Class<?> callableType;   // for the default name once the callable is gone
     private final Scheduler scheduler;
     private final Counter done;            // 1 until the job ends; join waits on it
+
+    @Override
+    boolean isAwaitedBy(Counter c) {
+        return c == done || counter == c;
+    }
     private T result;                      // written before done is decremented (which publishes it)
     private Throwable failure;             // likewise
     private boolean cancelled;             // likewise
@@ -75,6 +80,7 @@ public final class JobHandle<T> extends JobNode {
         this.group = group;
         this.done = new Counter(name);
         this.done.add(1);
+        this.done.helpScheduler = scheduler;   // a join from outside may help (WaitingHelp)
     }
 
     /** The job's name. */

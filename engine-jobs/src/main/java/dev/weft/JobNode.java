@@ -59,6 +59,11 @@ abstract class JobNode {
 
     abstract String defaultName();
 
+    /** A wait on {@code c} depends on this job ending (WaitingHelp). */
+    boolean isAwaitedBy(Counter c) {
+        return counter == c;
+    }
+
     /** Clears what every kind of job carries, before a pooled node goes back to a free list. */
     final void resetForReuse() {
         counter = null;
@@ -188,7 +193,8 @@ abstract class JobNode {
             c.jobEnded(this, failure);
         } else if (failure != null && !(this instanceof JobHandle) && !(failure instanceof JobCancelledException)) {
             Fiber f = Fiber.current();
-            Scheduler s = f != null ? f.scheduler : null;
+            WaitingHelp h = f == null ? WaitingHelp.current() : null;   // a waiting thread ran it
+            Scheduler s = f != null ? f.scheduler : h != null ? h.scheduler : null;
             if (s != null) {
                 s.uncaughtFailureHandler.accept(name(), failure);
             } else {

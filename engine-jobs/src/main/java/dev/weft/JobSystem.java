@@ -37,7 +37,8 @@ public final class JobSystem implements AutoCloseable {
 
     private JobSystem(Builder b) {
         this.scheduler = new Scheduler(b.name, b.deterministicSeed != null ? 1 : b.workers, b.workerStackBytes,
-                b.idleStrategy, b.fiberPool, b.uncaughtFailureHandler, b.deterministicSeed, b.pinWorkers);
+                b.idleStrategy, b.fiberPool, b.uncaughtFailureHandler, b.deterministicSeed, b.pinWorkers,
+                b.workerCaps(b.deterministicSeed != null ? 1 : b.workers), b.waitersHelp);
         if (b.watchdogThreshold != null) {
             new Watchdog(scheduler, b.watchdogThreshold, b.watchdogSink).start();
         }
@@ -56,6 +57,21 @@ public final class JobSystem implements AutoCloseable {
     /** The number of worker threads. */
     public int workerCount() {
         return scheduler.workers.length;
+    }
+
+    /**
+     * How many worker indices jobs can see ({@link Jobs#workerIndex()}, {@code parallelFor}'s {@code
+     * worker} argument): {@link #workerCount()} plus one for the waiting thread that helps
+     * ({@link Builder#waitersHelp}, on by default). Size per-worker buffers by this.
+     *
+     * <pre>{@code
+     * float[][] partialSums = new float[jobs.workerSlots()][];    // one writer per slot, no lock
+     * jobs.parallelFor(Priority.FRAME, 0, n, 256, (s, e, worker) -> add(partialSums[worker], s, e), frame);
+     * frame.await();                                              // the main thread may run pieces: slot workerCount()
+     * }</pre>
+     */
+    public int workerSlots() {
+        return scheduler.workers.length + (scheduler.waitingHelp != null ? 1 : 0);
     }
 
     /** The name given at build time (it prefixes worker and fiber thread names). */
@@ -177,7 +193,8 @@ public final class JobSystem implements AutoCloseable {
      */
     @Override
     public void close() {
-        if (Jobs.inFiber() && Fiber.current().scheduler == scheduler) {
+        WaitingHelp seat = WaitingHelp.current();      // a job a waiting thread runs for us counts too
+        if ((Jobs.inFiber() && Fiber.current().scheduler == scheduler) || (seat != null && seat.scheduler == scheduler)) {
             // Waiting here would wait for this very job: start the shutdown and return instead.
             scheduler.shutdown();
             return;
@@ -264,6 +281,8 @@ public final class JobSystem implements AutoCloseable {
         private java.util.function.Consumer<WatchdogReport> watchdogSink = r -> System.err.println(r);
         private Long deterministicSeed;
         private boolean pinWorkers;
+        private final int[] maxWorkers = new int[Priority.COUNT];   // 0: not set
+        private boolean waitersHelp = true;
         private BiConsumer<String, Throwable> uncaughtFailureHandler = (job, t) -> {
             System.err.println("weft: job '" + job + "' failed and nobody waits for it:");
             t.printStackTrace();
@@ -341,6 +360,70 @@ public final class JobSystem implements AutoCloseable {
          */
         public Builder pinWorkersToCores(boolean pin) {
             this.pinWorkers = pin;
+            return this;
+        }
+
+        /**
+         * At most {@code n} workers run jobs of {@code priority} at once, while there is other work for
+         * the rest: so BACKGROUND streaming cannot take every worker from FRAME work that is queued.
+         *
+         * <p>A worker <i>runs priority p</i> while the fiber it has mounted holds a job of p anywhere on
+         * its stack (top-level, or nested by inline help or a join), whatever the fiber's queue priority;
+         * a parked job holds no worker. The cap is checked whenever a worker starts such a job, resumes a
+         * fiber whose stack holds one, steals one, or would run one inline (it parks instead).
+         *
+         * <p>Work-conserving: a worker that finds nothing else to do takes capped work even at the cap,
+         * so with only BACKGROUND work queued every worker runs it. Not preemptive: FRAME work that
+         * arrives then waits until one of those jobs ends, parks, or passes a {@link Jobs#checkpoint()}
+         * (put checkpoints in long BACKGROUND jobs).
+         *
+         * <p>Default: BACKGROUND at {@code workers - 1} with 2 or more workers; no other cap.
+         *
+         * @param n between 1 and the number of workers (checked by {@link #build()}); {@code n} equal
+         *          to the worker count means no cap
+         */
+        public Builder maxWorkers(Priority priority, int n) {
+            Objects.requireNonNull(priority, "priority is null: name the priority to cap, e.g. Priority.BACKGROUND");
+            if (n < 1) {
+                throw new IllegalArgumentException("maxWorkers(" + priority + ", " + n + "): at least one "
+                        + "worker must be able to run " + priority + " jobs, or they would never run; pass 1 "
+                        + "or more (the worker count for no cap)");
+            }
+            maxWorkers[priority.ordinal()] = n;
+            return this;
+        }
+
+        /** The caps for {@code workerCount} workers (0: none); throws if one exceeds the count. */
+        int[] workerCaps(int workerCount) {
+            int[] caps = new int[Priority.COUNT];
+            for (Priority p : Priority.VALUES) {
+                int n = maxWorkers[p.ordinal()];
+                if (n > workerCount) {
+                    throw new IllegalArgumentException("maxWorkers(" + p + ", " + n + ") exceeds the "
+                            + workerCount + " worker" + (workerCount == 1 ? "" : "s") + " of this job system"
+                            + (deterministicSeed != null ? " (deterministic mode has one)" : "")
+                            + "; pass at most " + workerCount + " (that many means no cap), or raise workers(...)");
+                }
+                caps[p.ordinal()] = n == 0 && p == Priority.BACKGROUND && workerCount >= 2 ? workerCount - 1
+                        : n < workerCount ? n : 0;   // a cap of every worker is no cap
+            }
+            return caps;
+        }
+
+        /**
+         * Whether a thread that is not a worker (the game's main thread) runs jobs while it waits in
+         * {@link Counter#await} or {@link JobHandle#join}, instead of sleeping: first the queued jobs of
+         * the awaited counter (or the awaited handle), then FRAME jobs, on its own stack, as enkiTS's
+         * {@code WaitforTask} does. Default true. One such thread at a time helps; while it runs a job it
+         * is worker number {@link JobSystem#workerCount()} ({@link JobSystem#workerSlots()} counts it),
+         * and the job is "outside a fiber": {@link Jobs#checkpoint()} does nothing there, {@link
+         * Jobs#blocking} runs the call on that thread, a wait inside it helps again, and a virtual thread
+         * it starts runs on the JDK's scheduler, not on Weft's workers. It runs with an empty ThreadLocal
+         * map (the thread's own is put back after). Main-thread jobs keep running between helped jobs.
+         * Deterministic mode never helps. Off, the waiting thread sleeps until the workers are done.
+         */
+        public Builder waitersHelp(boolean on) {
+            waitersHelp = on;
             return this;
         }
 

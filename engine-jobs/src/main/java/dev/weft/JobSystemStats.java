@@ -13,9 +13,12 @@ import java.util.List;
  * @param fibersAlive        fibers whose thread is still alive (0 after termination)
  * @param fibersParked       fibers parked in a wait right now
  * @param jobsCancelledElsewhere jobs cancelled by threads that are not workers (cancel(), shutdownNow())
+ * @param jobsRunByWaiters   jobs run by threads that are not workers while they waited on a counter or
+ *                           handle ({@link JobSystem.Builder#waitersHelp}); included in {@link #jobsRun()}
  */
 public record JobSystemStats(List<WorkerStats> workers, long mainThreadJobsRun, long fibersCreated,
-                             long fibersAlive, long fibersParked, long jobsCancelledElsewhere) {
+                             long fibersAlive, long fibersParked, long jobsCancelledElsewhere,
+                             long jobsRunByWaiters) {
 
     /**
      * One worker's figures.
@@ -30,31 +33,42 @@ public record JobSystemStats(List<WorkerStats> workers, long mainThreadJobsRun, 
      * @param idleParks     times the worker parked for lack of work
      * @param idleNanos     time spent parked
      * @param fibersCreated fibers this worker created
+     * @param checkpointYields times a job on this worker yielded at {@link Jobs#checkpoint()} because
+     *                      more urgent work was queued
      */
     public record WorkerStats(long jobsRun, long jobsCancelled, long stealAttempts, long steals, long waits,
-                         long idleParks, long idleNanos, long fibersCreated) {
+                         long idleParks, long idleNanos, long fibersCreated, long checkpointYields) {
     }
 
     static JobSystemStats of(long[][] perWorker, long mainRun, long cancelledElsewhere, long created,
-                             long alive, long parked) {
+                             long alive, long parked, long runByWaiters) {
         List<WorkerStats> ws = new java.util.ArrayList<>();
         for (long[] s : perWorker) {
             ws.add(new WorkerStats(s[Worker.JOBS_RUN], s[Worker.JOBS_CANCELLED],
                     s[Worker.STEAL_ATTEMPTS], s[Worker.STEALS], s[Worker.WAITS],
                     s[Worker.IDLE_PARKS], s[Worker.IDLE_NANOS],
-                    s[Worker.FIBERS_CREATED]));
+                    s[Worker.FIBERS_CREATED], s[Worker.CHECKPOINT_YIELDS]));
         }
-        return new JobSystemStats(List.copyOf(ws), mainRun, created, alive, parked, cancelledElsewhere);
+        return new JobSystemStats(List.copyOf(ws), mainRun, created, alive, parked, cancelledElsewhere,
+                runByWaiters);
     }
 
-    /** Jobs run on workers, all workers together (main-thread jobs not included). */
+    /**
+     * Jobs run, all workers together plus those run by waiting threads ({@link #jobsRunByWaiters});
+     * main-thread jobs not included.
+     */
     public long jobsRun() {
-        return workers.stream().mapToLong(WorkerStats::jobsRun).sum();
+        return workers.stream().mapToLong(WorkerStats::jobsRun).sum() + jobsRunByWaiters;
     }
 
     /** Jobs cancelled before they started, everywhere. */
     public long jobsCancelled() {
         return workers.stream().mapToLong(WorkerStats::jobsCancelled).sum() + jobsCancelledElsewhere;
+    }
+
+    /** Yields at {@link Jobs#checkpoint()}, all workers together. */
+    public long checkpointYields() {
+        return workers.stream().mapToLong(WorkerStats::checkpointYields).sum();
     }
 
     /** Successful steals, all workers together. */

@@ -26,18 +26,29 @@ public final class Jobs {
     }
 
     /**
-     * The index of the worker running the current job (0 to workerCount − 1). A job that waits may
-     * resume on another worker, so read it again after a wait.
+     * The index of the worker running the current job: 0 to {@code workerCount() − 1} on the workers,
+     * and {@code workerCount()} on a thread that runs the job while it waits ({@link
+     * JobSystem.Builder#waitersHelp}); so size per-worker buffers by {@link JobSystem#workerSlots()}. A
+     * job that waits may resume on another worker, so read it again after a wait.
      *
      * @throws IllegalStateException outside a job
      */
     public static int workerIndex() {
+        Fiber f = Fiber.current();
+        if (f != null) {
+            return f.worker().index;
+        }
+        WaitingHelp h = WaitingHelp.current();
+        if (h != null) {
+            return h.workerIndex;
+        }
         return requireFiber("workerIndex").worker().index;
     }
 
     /** The current job's name. @throws IllegalStateException outside a job */
     public static String currentJobName() {
-        JobNode j = requireFiber("currentJobName").currentJob;
+        WaitingHelp h = Fiber.current() == null ? WaitingHelp.current() : null;
+        JobNode j = h != null ? h.runningJob : requireFiber("currentJobName").currentJob;
         return j == null ? "(none)" : j.name();
     }
 
@@ -48,6 +59,43 @@ public final class Jobs {
     public static boolean isCancelled() {
         Fiber f = Fiber.current();
         return f != null && f.cancellationRequested();
+    }
+
+    /**
+     * A cooperative preemption point for a long job: if work of a higher priority than the current job's
+     * is queued, the job's fiber yields (it is queued again at its own priority and resumes later,
+     * possibly on another worker), so the urgent work starts now instead of when this job ends. Otherwise
+     * it returns at once, at the cost of about one volatile load: call it often. Outside a job it does
+     * nothing; a {@link Priority#FRAME} job never yields (nothing is above it).
+     *
+     * <pre>{@code
+     * jobs.submit(Priority.BACKGROUND, "decode rock", () -> {
+     *     byte[] obj = Jobs.blocking(() -> Files.readAllBytes(path));   // fiber parks on I/O
+     *     MeshBuilder mesh = new MeshBuilder();
+     *     for (int line = 0; line < lines; line++) {
+     *         mesh.parse(obj, line);
+     *         if ((line & 1023) == 0) {
+     *             Jobs.checkpoint();   // a FRAME job queued now waits at most ~1024 lines, not the whole mesh
+     *         }
+     *     }
+     *     return mesh.build();
+     * });
+     * }</pre>
+     *
+     * <p><b>Where to put them:</b> in the loops of long CPU work at lower priority (decoding, parsing,
+     * building acceleration structures, baking), every 0.1–1 ms of work; the interval is the longest a
+     * more urgent job waits for this worker. Not inside a lock or {@code synchronized} block held across
+     * the call (another job could need it while we are queued), and not where the job holds a
+     * per-worker buffer by {@link #workerIndex()}: it may resume on another worker. Together with
+     * {@link JobSystem.Builder#maxWorkers} (which keeps lower-priority work off some workers) this is
+     * Weft's answer to non-preemptive scheduling. {@link JobSystemStats#checkpointYields()} counts the
+     * yields.
+     */
+    public static void checkpoint() {
+        Fiber f = Fiber.current();
+        if (f != null) {
+            f.checkpoint();
+        }
     }
 
     /** Throws {@link JobCancelledException} if {@link #isCancelled()}. */

@@ -51,6 +51,23 @@ final class MainThreadMailbox {
         return OWNED.get();
     }
 
+    /**
+     * The owner thread runs a helped job with its ThreadLocals detached (WaitingHelp): it still owns its
+     * mailbox, so a wait inside that job keeps running main-thread jobs.
+     */
+    static void keepOwnership(MainThreadMailbox m, JobHandle<?> running) {
+        if (m != null) {
+            OWNED.set(m);
+        }
+        if (running != null) {
+            RUNNING.set(running);
+        }
+    }
+
+    static JobHandle<?> runningOnCurrentThread() {
+        return RUNNING.get();
+    }
+
     static boolean isRunningOnCurrentThread(JobHandle<?> h) {
         return RUNNING.get() == h;
     }

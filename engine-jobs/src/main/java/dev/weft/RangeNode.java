@@ -22,7 +22,9 @@ final class RangeNode extends JobNode {
 
     @Override
     void execute() {
-        Worker w = Fiber.current().worker();
+        Fiber f = Fiber.current();
+        Worker w = f != null ? f.worker() : null;       // null: a waiting thread runs us (WaitingHelp)
+        int index = w != null ? w.index : scheduler.waitingHelp.workerIndex;
         int s = start;
         int e = end;
         while (e - s > grain) {
@@ -30,7 +32,7 @@ final class RangeNode extends JobNode {
             scheduler.pushRange(w, body, mid, e, grain, counter, priority, group);
             e = mid;
         }
-        body.run(s, e, w.index);
+        body.run(s, e, index);
     }
 
     @Override

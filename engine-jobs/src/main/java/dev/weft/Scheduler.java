@@ -23,6 +23,7 @@ import java.util.function.BiConsumer;
  *       starvation bound, stealing);</li>
  *   <li>{@link FiberPool}: the fibers jobs run on, pooled and bounded;</li>
  *   <li>{@link WorkerParking}: idle workers sleeping and waking, and the termination decision;</li>
+ *   <li>{@link PriorityCaps}: how many workers may run each capped priority at once;</li>
  *   <li>{@link Observation}: trace and JFR hooks;</li>
  *   <li>{@link JobNode}: a job's start, completion and cancellation, exactly once each.</li>
  * </ul>
@@ -78,6 +79,10 @@ final class Scheduler {
     private final String name;
     final Worker[] workers;
     final WorkPicker picker;               // queues and work picking
+    final PriorityCaps caps;               // per-priority worker shares (JobSystem.Builder.maxWorkers)
+    final CheckpointSignal checkpoints;    // what Jobs.checkpoint reads (WorkerParking owns the writes)
+    final WaitingHelp waitingHelp;         // outside waiters run jobs (Builder.waitersHelp); null: off
+    private final AtomicLong jobsRunByWaiters = new AtomicLong();
     final FiberPool fibers;                // the fibers jobs run on
     final Observation observation;         // trace and JFR hooks
     final BiConsumer<String, Throwable> uncaughtFailureHandler;
@@ -93,7 +98,7 @@ final class Scheduler {
 
     Scheduler(String name, int workerCount, long workerStackBytes, IdleStrategy idleStrategy,
               FiberPoolPolicy fiberPolicy, BiConsumer<String, Throwable> uncaughtFailureHandler,
-              Long deterministicSeed, boolean pinWorkers) {
+              Long deterministicSeed, boolean pinWorkers, int[] workerCaps, boolean waitersHelp) {
         dev.weft.internal.FiberSupport.check();
         JfrEvents.init();
         this.name = name;
@@ -109,7 +114,12 @@ final class Scheduler {
         this.parking = new WorkerParking(this, workers, idleStrategy);
         this.externalSubmitters = parking.externalSubmitters;
         this.observation = new Observation(this, workerCount);
-        this.picker = new WorkPicker(workers, parking, observation);
+        this.caps = new PriorityCaps(workerCaps);
+        this.picker = new WorkPicker(workers, parking, observation, caps);
+        this.checkpoints = parking.checkpoints;
+        // Deterministic mode: one worker and a seeded picker choose every job; an outside helper would not.
+        this.waitingHelp = waitersHelp && deterministicSeed == null
+                ? new WaitingHelp(this, externalSubmitters, workerCount) : null;
         this.fibers = new FiberPool(this, fiberPolicy, parking.busyFibers);
         this.terminated = new CountDownLatch(workerCount);
         this.pinWorkers = pinWorkers;
@@ -203,8 +213,8 @@ final class Scheduler {
             }
             wasEmpty |= w.jobs[j.priority].push(j);
         }
-        if (wasEmpty && workers.length > 1) {
-            signalWork();
+        if (wasEmpty) {
+            signalLocalWork(priority.ordinal());
         }
     }
 
@@ -254,15 +264,21 @@ final class Scheduler {
         submit(r, w);
     }
 
-    /** A worker splitting a range pushes the upper half onto its own deque. */
+    /**
+     * A worker splitting a range pushes the upper half onto its own deque; a waiting thread that helps
+     * ({@code w} null, WaitingHelp) has none and injects it, where the workers take it.
+     */
     void pushRange(Worker w, RangeJob body, int start, int end, int grain, Counter counter, int priority,
                    JobGroup group) {
         RangeNode r = newRange(w, body, start, end, grain, counter, priority, group);
         if (counter != null) {
             counter.add(1);
         }
-        if (w.jobs[priority].push(r)) {
-            signalWork();
+        if (w == null) {
+            picker.injectedJobs[priority].offer(r);
+            signalWork(priority);
+        } else if (w.jobs[priority].push(r)) {
+            signalWork(priority);
         }
     }
 
@@ -284,6 +300,13 @@ final class Scheduler {
         return r;
     }
 
+    /** The group of the job a waiting thread is running for us (WaitingHelp), or null. */
+    private static JobGroup inheritedGroupOutside() {
+        WaitingHelp h = WaitingHelp.current();
+        JobNode current = h != null ? h.runningJob : null;
+        return current != null ? current.group : null;
+    }
+
     private JobGroup inheritedGroup(Worker w) {
         Fiber f = w != null ? w.mounted : null;
         JobNode current = f != null ? f.currentJob : null;
@@ -292,6 +315,10 @@ final class Scheduler {
 
     /** The common path of every submission; {@code w} is the current worker or null. */
     private void submit(JobNode j, Worker w) {
+        Counter c = j.counter;
+        if (c != null && c.helpScheduler != this && waitingHelp != null) {
+            c.helpScheduler = this;                // where an outside waiter on it looks for jobs to run
+        }
         if (w != null) {
             if (runState >= STOPPING) {
                 throw rejected("submit");
@@ -306,15 +333,19 @@ final class Scheduler {
                 j.cancelBeforeStart(this);
                 return;
             }
-            if (w.jobs[j.priority].push(j) && workers.length > 1) {   // alone, there is nobody to wake
-                signalWork();
+            if (w.jobs[j.priority].push(j)) {
+                signalLocalWork(j.priority);
             }
             return;
         }
         externalSubmitters.incrementAndGet();      // before reading runState: see "Shutdown"
         try {
-            if (runState != RUNNING) {
+            // A job a waiting thread runs for us submits as a worker would: accepted while closing.
+            if (runState != RUNNING && (runState >= STOPPING || WaitingHelp.current() == null)) {
                 throw rejected("submit");
+            }
+            if (j.group == null && waitingHelp != null) {
+                j.group = inheritedGroupOutside();
             }
             if (j.counter != null) {
                 j.counter.add(1);
@@ -324,7 +355,7 @@ final class Scheduler {
                 return;
             }
             picker.injectedJobs[j.priority].offer(j);
-            signalWork();
+            signalWork(j.priority);
         } finally {
             externalSubmitters.decrementAndGet();
         }
@@ -355,6 +386,11 @@ final class Scheduler {
         picker.enqueueReady(Worker.current(this), f, f.readyPriority);
     }
 
+    /** A waiting outside thread ran one of our jobs (WaitingHelp). */
+    void countHelped() {
+        jobsRunByWaiters.incrementAndGet();
+    }
+
     /** Counts a cancelled job; after shutdownNow also lists it for shutdownNow's report. */
     void reportCancelled(JobNode job) {
         Worker w = Worker.current(this);
@@ -375,9 +411,21 @@ final class Scheduler {
         parking.idle(w);
     }
 
-    /** Called after publishing work at an empty→non-empty transition. */
-    void signalWork() {
-        parking.signalWork();
+    /** Called after publishing work of {@code priority} at an empty→non-empty transition. */
+    void signalWork(int priority) {
+        parking.signalWork(priority);
+    }
+
+    /**
+     * A worker pushed onto its own empty deque. Alone, there is nobody to wake, and the only checkpoints
+     * that could look are this thread's own, which see the push in program order: no fence needed.
+     */
+    private void signalLocalWork(int priority) {
+        if (workers.length > 1) {
+            parking.signalWork(priority);
+        } else {
+            parking.checkpoints.noteQueued(priority);
+        }
     }
 
     /** A fiber is about to park itself in the idle pool. */
@@ -500,6 +548,6 @@ final class Scheduler {
             perWorker[i] = s;
         }
         return JobSystemStats.of(perWorker, mainThread.jobsRun(), cancelledOutsideWorkers.get(),
-                fibers.created(), fibers.alive(), fibers.parked());
+                fibers.created(), fibers.alive(), fibers.parked(), jobsRunByWaiters.get());
     }
 }

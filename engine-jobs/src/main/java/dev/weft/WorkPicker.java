@@ -35,12 +35,14 @@ final class WorkPicker {
     final InjectionQueue<Object>[] injectedReady;     // fibers woken from outside the workers
     private final WorkerParking parking;
     private final Observation observation;
+    private final PriorityCaps caps;
 
     @SuppressWarnings("unchecked")
-    WorkPicker(Worker[] workers, WorkerParking parking, Observation observation) {
+    WorkPicker(Worker[] workers, WorkerParking parking, Observation observation, PriorityCaps caps) {
         this.workers = workers;
         this.parking = parking;
         this.observation = observation;
+        this.caps = caps;
         this.injectedJobs = new InjectionQueue[Priority.COUNT];
         this.injectedReady = new InjectionQueue[Priority.COUNT];
         for (int p = 0; p < Priority.COUNT; p++) {
@@ -53,11 +55,11 @@ final class WorkPicker {
     void enqueueReady(Worker current, Object item, int priority) {
         if (current != null) {
             if (current.ready[priority].push(item)) {
-                parking.signalWork();
+                parking.signalWork(priority);
             }
         } else {
             injectedReady[priority].offer(item);
-            parking.signalWork();
+            parking.signalWork(priority);
         }
     }
 
@@ -69,14 +71,100 @@ final class WorkPicker {
         int first = firstPriorityToScan(++w.pollCount);
         boolean readyOnly = w.exhaustedSinceNanos != 0 && !w.retryDryPool;
         w.retryDryPool = false;
+        int skipped = 0;                               // capped levels passed over: empty or at the cap
+        boolean atCap = false;
         for (int i = 0; i < Priority.COUNT; i++) {
             int p = (first + i) % Priority.COUNT;
-            Object x = pollPriority(w, p, readyOnly);
-            if (x != null) {
-                return x;
+            Object x;
+            if (caps.isCapped(p)) {                    // uncapped: this one test of a final field
+                if (!caps.hasRoom(p)) {
+                    skipped |= 1 << p;
+                    atCap = true;
+                    continue;
+                }
+                if ((x = pollCapped(w, p, readyOnly, false)) == null) {
+                    skipped |= 1 << p;                 // empty, or lost the slot (put back, signalled)
+                    continue;
+                }
+            } else {
+                x = pollPriority(w, p, readyOnly);
+                if (x == null) {
+                    continue;
+                }
+                // A ready fiber whose stack holds a capped priority (a FRAME job running BACKGROUND
+                // inline, or the reverse) needs that slot too; refused, it went back to our ready deque.
+                if (caps.cappedMask != 0 && x instanceof Fiber f && f.capMask != 0
+                        && !admitFiber(w, f, p, false)) {
+                    skipped |= 1 << p;
+                    atCap = true;
+                    continue;
+                }
+            }
+            if (atCap) {
+                // We pass over capped work at its cap for other work: a sleeping worker must look at it
+                // (it takes it, over the cap if it finds nothing else), or it could wait with a worker idle.
+                parking.signalWork();
+            }
+            return x;
+        }
+        // Work conservation: nothing else was found, so capped work runs over its cap rather than leave
+        // this worker idle (overflow slots; non-preemptive: see PriorityCaps).
+        for (int i = 0; skipped != 0 && i < Priority.COUNT; i++) {
+            int p = (first + i) % Priority.COUNT;
+            if ((skipped & (1 << p)) != 0) {
+                Object x = caps.isCapped(p) ? pollCapped(w, p, readyOnly, true) : pollPriority(w, p, readyOnly);
+                if (x instanceof Fiber f && !caps.isCapped(p)) {
+                    admitFiber(w, f, p, true);         // never refused with overflow
+                }
+                if (x != null) {
+                    return x;
+                }
             }
         }
         return null;
+    }
+
+    /** Polls capped priority {@code p} and takes the slot for what it found; null if none or refused. */
+    private Object pollCapped(Worker w, int p, boolean readyOnly, boolean overflow) {
+        Object x = pollPriority(w, p, readyOnly);
+        if (x == null) {
+            return null;
+        }
+        if (x instanceof Fiber f) {
+            return admitFiber(w, f, p, overflow) ? x : null;
+        }
+        if (x instanceof JobNode j) {
+            if (caps.take(w, p, overflow)) {
+                return x;
+            }
+            if (w.jobs[p].push(j)) {                   // lost the slot to another worker: put it back
+                parking.signalWork(p);
+            }
+            return null;
+        }
+        return x;                                      // a foreign continuation: not a job, not counted
+    }
+
+    /**
+     * Takes the slots of ready fiber {@code f}'s stack for the worker's hand ({@link Worker#capTaken},
+     * moved to {@code capHeld} when it is mounted); refused: {@code f} goes back to our ready deque.
+     */
+    private boolean admitFiber(Worker w, Fiber f, int p, boolean overflow) {
+        int mask = f.capMask;
+        if (mask == 0) {
+            return true;
+        }
+        int before = w.capHeld;
+        if (caps.takeAll(w, mask, overflow)) {
+            int taken = w.capHeld & ~before;
+            w.capHeld = before;
+            w.capTaken |= taken;
+            return true;
+        }
+        if (w.ready[p].push(f)) {
+            parking.signalWork(p);
+        }
+        return false;
     }
 
     /**
@@ -128,7 +216,7 @@ final class WorkPicker {
         WorkStealingDeque<JobNode> own = w.jobs[p];
         int moved = q.drain(own::push, INJECTED_BATCH);
         if (moved > 1) {
-            parking.signalWork();                  // the batch is stealable now: let a sleeping worker share it
+            parking.signalWork(p);                 // the batch is stealable now: let a sleeping worker share it
         }
         return moved > 0 ? own.pop() : null;
     }
@@ -198,6 +286,27 @@ final class WorkPicker {
         if (observation.isObserved()) {
             observation.stole(thief, item);
         }
+    }
+
+    /**
+     * The priorities above (more urgent than) {@code priority} that have queued work anywhere, as bits
+     * (0: none). Reads only: the scan of {@link Jobs#checkpoint()}'s slow path (CheckpointSignal).
+     */
+    int queuedAbove(int priority) {
+        int found = 0;
+        for (int p = 0; p < priority; p++) {
+            if (!injectedJobs[p].isEmpty() || !injectedReady[p].isEmpty()) {
+                found |= 1 << p;
+                continue;
+            }
+            for (Worker v : workers) {
+                if (!v.jobs[p].isEmpty() || !v.ready[p].isEmpty()) {
+                    found |= 1 << p;
+                    break;
+                }
+            }
+        }
+        return found;
     }
 
     /** Any queue anywhere non-empty? Reads only (used by spinning and the pre-park re-check). */

@@ -39,7 +39,8 @@ final class Worker extends WorkerLayout.PadAfterParkState {
     static final int IDLE_NANOS = 5;
     static final int FIBERS_CREATED = 6;
     static final int JOBS_CANCELLED = 7;
-    static final int STAT_COUNT = 8;
+    static final int CHECKPOINT_YIELDS = 8;
+    static final int STAT_COUNT = 9;
 
     static final int MAX_FREE_NODES = 1 << 16;           // enough for a frame of in-flight jobs
     private static final int RETURN_CAPACITY = 1 << 16;
@@ -61,6 +62,12 @@ final class Worker extends WorkerLayout.PadAfterParkState {
     long exhaustedSinceNanos;                    // bounded pool: when the pool last ran dry, or 0
     java.util.SplittableRandom seededChoices;    // deterministic mode: which end of a deque to take
     boolean retryDryPool;                        // bounded pool: the next poll may take a new job again
+    // PriorityCaps slots (bit p: a slot of capped priority p), owner-only, plain. capHeld: for the mounted
+    // fiber's stack and the job in hand; capTaken: for a ready fiber in hand (next), moved to capHeld when
+    // it is mounted; capOverflow: the subset of capHeld taken over the cap (work conservation).
+    int capHeld;
+    int capTaken;
+    int capOverflow;
     private final long[] stats = new long[STAT_COUNT];
     // volatile int parkState (RUNNING/PARKED/SIGNALLED; see WorkerParking) is declared in WorkerLayout,
     // between 128-byte pads, so the fields above, which this worker writes all the time, are not on the
@@ -154,12 +161,16 @@ final class Worker extends WorkerLayout.PadAfterParkState {
     }
 
     /** Pops the bottom job of any priority if it belongs to {@code counter} (a dependency of a wait). */
-    JobNode popLocalJobOf(Counter counter) {
+    JobNode popLocalJobOf(Counter counter, Fiber helper) {
         assert onOwnerThread("popLocalJobOf");
         for (int p = 0; p < Priority.COUNT; p++) {
             JobNode j = jobs[p].peekBottom();
-            if (j != null && j.counter == counter) {
-                return jobs[p].pop();   // the bottom element or null if a thief took it meanwhile
+            if (j != null && j.counter == counter && helper.takeNestedSlot(p)) {   // a capped one needs a slot
+                JobNode popped = jobs[p].pop();   // the bottom element or null if a thief took it meanwhile
+                if (popped == null) {
+                    helper.undoNestedSlot(p);
+                }
+                return popped;
             }
         }
         return null;
@@ -201,11 +212,20 @@ final class Worker extends WorkerLayout.PadAfterParkState {
     }
 
     private void mount(Fiber f) {
+        if (capTaken != 0) {
+            capHeld |= capTaken;                 // the slots the picker took for this ready fiber's stack
+            capTaken = 0;
+        }
         mounted = f;
         try {
             f.continuation().run();
         } finally {
             mounted = null;
+            if (capHeld != 0) {
+                // The fiber parked (or ended) holding capped slots: a parked fiber is nobody's. Our own
+                // record, not the fiber's: it may already run on another worker, which took its own.
+                scheduler.caps.releaseAll(this, capHeld);
+            }
         }
     }
 }

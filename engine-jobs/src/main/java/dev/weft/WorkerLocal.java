@@ -27,7 +27,9 @@ import java.util.function.Supplier;
  * <p>The rule: use the value between waits only. A job that waits ({@link Counter#await()},
  * {@link JobHandle#join()}, any parking call) may resume on another worker, and while it waits, other
  * jobs run on its worker and get the same value. Call {@link #get()} again after a wait. Outside a
- * job (the main thread, an I/O thread) {@link #get()} gives a value per thread, like a ThreadLocal.
+ * job (the main thread, an I/O thread) {@link #get()} gives a value per thread, like a ThreadLocal; a
+ * job that such a thread runs while it waits ({@link JobSystem.Builder#waitersHelp}) gets the value of
+ * worker slot {@code workerCount()}, whichever thread holds that slot.
  *
  * <p>Threading: only the worker thread itself touches its slots (plain reads and writes, no fences);
  * values are kept until the worker thread ends ({@link JobSystem#close()}).
@@ -76,6 +78,11 @@ public final class WorkerLocal<T> {
             }
             return made;
         }
+        WaitingHelp seat = WaitingHelp.current();       // a job a waiting thread runs: worker workerCount()
+        if (seat != null) {
+            Object v = seat.workerLocals.peek(slot);
+            return v != null ? (T) v : seat.workerLocals.putIfAbsent(slot, create());
+        }
         return offWorker.get();
     }
 
@@ -87,7 +94,10 @@ public final class WorkerLocal<T> {
         return value;
     }
 
-    /** The slots of one worker thread; touched only by that thread (plain fields). */
+    /**
+     * The slots of one worker thread; touched only by that thread (plain fields). The waiting-help seat's
+     * slots have no owner thread: one seat holder at a time, handed over by the seat's CAS and release.
+     */
     static final class Slots {
         private final Thread owner;
         private Object[] values = new Object[8];
@@ -99,7 +109,7 @@ public final class WorkerLocal<T> {
         /** For assertions (on under tests): only the owning worker thread, or a fiber on it, touches these. */
         private boolean onOwnerThread() {
             Thread carrier = FiberSupport.currentCarrier();
-            if (carrier != owner) {
+            if (owner != null && carrier != owner) {     // null: the waiting-help seat (WaitingHelp)
                 throw new AssertionError("WorkerLocal slots of " + owner.getName() + " touched on " + carrier);
             }
             return true;

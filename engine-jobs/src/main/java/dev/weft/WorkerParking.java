@@ -76,6 +76,7 @@ class WorkerParking extends WorkerParkingPadTail {
     private final Worker[] workers;      // null in the jcstress model
     private final int workerCount;
     private final IdleStrategy idleStrategy;
+    final CheckpointSignal checkpoints;
     // Fibers out of the idle pool: running, or parked anywhere (a Counter wait, Thread.sleep, a monitor,
     // I/O). +1 when a worker takes a fiber for a job (Scheduler.startOnFiber), -1 when the fiber parks
     // itself idle: per fiber switch, not per job. Termination requires 0, so a job parked outside Weft's
@@ -89,6 +90,7 @@ class WorkerParking extends WorkerParkingPadTail {
         this.workers = workers;
         this.workerCount = workers.length;
         this.idleStrategy = idleStrategy;
+        this.checkpoints = new CheckpointSignal();
     }
 
     /** The jcstress model: {@code workerCount} workers whose state the subclass keeps. */
@@ -97,6 +99,7 @@ class WorkerParking extends WorkerParkingPadTail {
         this.workers = null;
         this.workerCount = workerCount;
         this.idleStrategy = null;
+        this.checkpoints = new CheckpointSignal();
     }
 
     // ------------------------------------------------------------------ the idle worker
@@ -203,6 +206,21 @@ class WorkerParking extends WorkerParkingPadTail {
     /** Called after publishing work at an empty→non-empty transition. */
     final void signalWork() {
         VarHandle.fullFence();             // StoreLoad: the published element before the read of sleepers
+        if ((int) sleepers > 0) {
+            wakeOne();
+        }
+    }
+
+    /**
+     * {@link #signalWork()} for a queue of {@code priority}: the same fence also orders the element
+     * before the read of the checkpoint mask ({@link CheckpointSignal}), so long jobs of lower priority
+     * see it at their next {@link Jobs#checkpoint()}.
+     */
+    final void signalWork(int priority) {
+        VarHandle.fullFence();             // StoreLoad: the published element before the reads below
+        if (priority < Priority.COUNT - 1) {          // nothing is below BACKGROUND to look for it
+            checkpoints.noteQueued(priority);
+        }
         if ((int) sleepers > 0) {
             wakeOne();
         }

@@ -4,6 +4,7 @@ import static dev.weft.TestSupport.await;
 import static dev.weft.TestSupport.closeWithin;
 import static dev.weft.TestSupport.join;
 import static dev.weft.TestSupport.system;
+import static dev.weft.TestSupport.workersOnly;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -122,7 +123,7 @@ class CoreSchedulerTest {
      */
     @Test
     void aThiefTakesABatchPerVisitAndNothingIsLostOrRunTwice() {
-        try (JobSystem jobs = system(2)) {
+        try (JobSystem jobs = workersOnly(2)) {
             int n = 100;
             AtomicIntegerArray ran = new AtomicIntegerArray(n);
             Counter held = new Counter("held");
@@ -371,7 +372,8 @@ class CoreSchedulerTest {
             }
             assertEquals(0, tooBig.get(), "a range larger than the grain");
             for (int w : indices) {
-                assertTrue(w >= 0 && w < workers, "worker index " + w);
+                // the waiting test thread runs pieces too, as worker number workerCount() (WaitingHelp)
+                assertTrue(w >= 0 && w < jobs.workerSlots(), "worker index " + w);
             }
             // From inside a job, and with an async counter.
             Counter c = new Counter();
@@ -415,7 +417,7 @@ class CoreSchedulerTest {
     @ParameterizedTest(name = "workers={0}")
     @ValueSource(ints = {1, 2})
     void backgroundWorkIsNotStarvedByEndlessFrameWork(int workers) {
-        try (JobSystem jobs = system(workers)) {
+        try (JobSystem jobs = workersOnly(workers)) {
             AtomicInteger frameJobs = new AtomicInteger();
             AtomicInteger frameJobsBeforeBackground = new AtomicInteger(-1);
             Counter background = new Counter("background");
@@ -446,7 +448,7 @@ class CoreSchedulerTest {
     @ParameterizedTest(name = "workers={0}")
     @ValueSource(ints = {1})
     void resumedFibersGoBeforeNewJobsOfTheSamePriority(int workers) {
-        try (JobSystem jobs = system(workers)) {
+        try (JobSystem jobs = workersOnly(workers)) {
             List<String> order = Collections.synchronizedList(new ArrayList<>());
             Counter c = new Counter("c");
             c.add(1);
@@ -468,7 +470,7 @@ class CoreSchedulerTest {
     @ParameterizedTest(name = "workers={0}")
     @ValueSource(ints = {1, 2})
     void aBoundedPoolThatRunsDryFailsWaitingJobsInsteadOfHanging(int workers) {
-        try (JobSystem jobs = JobSystem.builder().workers(workers)
+        try (JobSystem jobs = JobSystem.builder().workers(workers).waitersHelp(false)   // the dry-pool path
                 .fiberPool(FiberPoolPolicy.bounded(2, java.time.Duration.ofMillis(200))).build()) {
             // Two jobs each wait on a gate that only a third job would open: with two fibers, the third
             // can never start. It must fail with FiberPoolExhaustedException, not hang.
@@ -528,7 +530,7 @@ class CoreSchedulerTest {
     @ParameterizedTest(name = "workers={0}")
     @ValueSource(ints = {2})
     void virtualThreadsStartedInsideJobsRunOnWeftWorkers(int workers) {
-        try (JobSystem jobs = system(workers)) {
+        try (JobSystem jobs = workersOnly(workers)) {
             String carrier = join(jobs.submit(() -> {
                 AtomicReference<String> seen = new AtomicReference<>();
                 Thread t = Thread.ofVirtual().start(() ->

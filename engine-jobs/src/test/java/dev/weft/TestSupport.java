@@ -21,6 +21,11 @@ final class TestSupport {
         return JobSystem.builder().name("test" + workers).workers(workers).build();
     }
 
+    /** Workers only: the waiting test thread runs no jobs (for tests of where and in which order workers run them). */
+    static JobSystem workersOnly(int workers) {
+        return JobSystem.builder().name("test" + workers).workers(workers).waitersHelp(false).build();
+    }
+
     /** Waits for a condition, failing with a thread dump if it does not become true in time. */
     static void eventually(String what, BooleanSupplier condition) {
         eventually(() -> what, condition);

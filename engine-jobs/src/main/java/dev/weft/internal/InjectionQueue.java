@@ -59,6 +59,22 @@ public final class InjectionQueue<E> extends InjectionQueueLayout.PadAfterTurn {
     }
 
     /**
+     * Any thread: takes the oldest element only if {@code wanted} accepts it (the waiting-thread helper's
+     * "only the jobs my wait depends on"); null if empty, refused, or the consumer turn is taken.
+     */
+    public E pollIf(java.util.function.Predicate<? super E> wanted) {
+        if (queue.isEmpty() || !TURN.compareAndSet(this, 0, 1)) {
+            return null;
+        }
+        try {
+            E e = queue.peek();                    // we hold the one consumer turn: poll returns this one
+            return e != null && wanted.test(e) ? queue.poll() : null;
+        } finally {
+            TURN.setRelease(this, 0);
+        }
+    }
+
+    /**
      * Any thread: takes up to {@code max} elements under one consumer turn into {@code sink}; returns
      * how many were taken.
      */

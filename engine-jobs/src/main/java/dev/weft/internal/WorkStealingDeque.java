@@ -166,6 +166,27 @@ public final class WorkStealingDeque<E> extends WorkStealingDequeLayout.PadAfter
     }
 
     /**
+     * Any thread: steals the oldest element only if {@code wanted} accepts it; null if empty, refused, or
+     * the CAS was lost. The element tested is the one the CAS takes: slot t cannot be overwritten while
+     * index t is not taken (the owner grows instead of wrapping onto live slots), as in {@link #steal}.
+     */
+    @SuppressWarnings("unchecked")
+    public E stealIf(java.util.function.Predicate<? super E> wanted) {
+        long t = (long) TOP.getVolatile(this);
+        long b = (long) BOTTOM.getVolatile(this);
+        if (t >= b) {
+            return null;
+        }
+        Object[] a = (Object[]) ARRAY.getAcquire(this);
+        Object e = SLOT.getAcquire(a, (int) (t & (a.length - 1)));
+        if (e == null || !wanted.test((E) e) || !TOP.compareAndSet(this, t, t + 1)) {
+            return null;
+        }
+        clearTaken(a, t, e);
+        return (E) e;
+    }
+
+    /**
      * Thief, after winning index {@code t}: clears the slot that still references {@code e}, so a taken
      * element is reachable from the deque no longer (a finished job's closure and result would otherwise
      * stay alive until the owner happens to overwrite the slot). A CAS from {@code e}, never a plain

@@ -171,7 +171,7 @@ final class FrameGraph {
         this.grain = s.grain();
         this.hook = s.hook();
         this.visible = new byte[entities.count];
-        int workers = jobs.workerCount();
+        int workers = jobs.workerSlots();          // the waiting main thread runs pieces too (its own slot)
         this.workerCommands = new WorkerCommands[workers];
         for (int w = 0; w < workers; w++) {
             workerCommands[w] = new WorkerCommands();

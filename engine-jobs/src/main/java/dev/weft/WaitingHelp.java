@@ -1,0 +1,153 @@
+package dev.weft;
+
+import dev.weft.internal.FiberSupport;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A thread that is not a worker (the game's main thread, a loader thread) and waits in
+ * {@link Counter#await} or {@link JobHandle#join} runs queued jobs on its own stack instead of sleeping,
+ * as enkiTS's {@code WaitforTask} does and as Naughty Dog's main thread takes part in the frame
+ * ({@link JobSystem.Builder#waitersHelp}). The one owner of the <i>helper seat</i>.
+ *
+ * <p><b>What it runs.</b> First the jobs the wait depends on: a queued job of the awaited counter (or the
+ * awaited handle itself), at any priority, from the injection queues and from the top of any worker's
+ * deques (a conditional steal: only if the top element is one of them). Then any FRAME job. Never a ready
+ * fiber (a parked job's continuation must resume on a worker's carrier), never an unrelated NORMAL or
+ * BACKGROUND job (it could be long, or wait on something only our caller signals). Main-thread jobs keep
+ * running between helped jobs: {@link Counter}'s wait loop polls the mailbox before it helps.
+ *
+ * <p><b>The seat.</b> One outside thread at a time helps (a CAS on {@link #holder}); others wait as before.
+ * While it runs a job, that thread is worker number {@code workerCount} for {@link Jobs#workerIndex()} and
+ * for {@code parallelFor}'s index argument, so per-worker buffers sized {@link JobSystem#workerSlots()}
+ * stay one writer per slot, lock-free. A helped job runs on a platform thread, not a fiber: it is
+ * "outside a job" for {@link Jobs#inFiber()}, {@link Jobs#checkpoint()} (nothing) and
+ * {@link Jobs#blocking} (runs the call right there); a wait inside it helps again (nested, same seat).
+ * A range piece it runs splits its upper halves into the injection queue, where workers take them.
+ *
+ * <p><b>Termination.</b> A helped job is in flight outside the workers, like an outside submission: the
+ * seat holds {@code externalSubmitters} up from before it takes a job until that job ended, so the last
+ * worker's termination decision (WorkerParking.decide) re-checks instead of terminating under it, and the
+ * job's own submissions are accepted while the system is closing, as they would be on a worker.
+ */
+final class WaitingHelp {
+    private static final int FRAME = Priority.FRAME.ordinal();
+    /** The seat this thread holds and is running a job in (nested waits keep it), or null. */
+    private static final ThreadLocal<WaitingHelp> RUNNING_HERE = new ThreadLocal<>();
+
+    final Scheduler scheduler;
+    private final AtomicInteger externalSubmitters;
+    final int workerIndex;                              // workerCount: the index after the workers'
+    private final AtomicReference<Thread> holder = new AtomicReference<>();
+    JobNode runningJob;                                 // the seat holder's innermost helped job (its thread only)
+    // WorkerLocal values of slot workerCount(): plain, one holder at a time; the holder CAS (acquire) and
+    // its release store hand them from one holder to the next.
+    final WorkerLocal.Slots workerLocals = new WorkerLocal.Slots(null);
+
+    WaitingHelp(Scheduler scheduler, AtomicInteger externalSubmitters, int workerIndex) {
+        this.scheduler = scheduler;
+        this.externalSubmitters = externalSubmitters;
+        this.workerIndex = workerIndex;
+    }
+
+    /** The seat the current thread is running a helped job in, or null. */
+    static WaitingHelp current() {
+        return RUNNING_HERE.get();
+    }
+
+    /**
+     * The current (non-worker) thread waits on {@code counter}: runs one queued job that the wait depends
+     * on, or a FRAME job. False if it ran none (nothing suitable, the seat is taken, the system is not
+     * running): the caller sleeps as before.
+     */
+    boolean helpOnce(Counter counter) {
+        Thread me = Thread.currentThread();
+        WaitingHelp outer = RUNNING_HERE.get();
+        boolean nested = outer == this;
+        if (!nested && (scheduler.runState() != Scheduler.RUNNING || !holder.compareAndSet(null, me))) {
+            return false;
+        }
+        externalSubmitters.incrementAndGet();          // before taking: see "Termination"
+        try {
+            JobNode job = take(counter);
+            if (job == null) {
+                return false;
+            }
+            run(job);
+            return true;
+        } finally {
+            externalSubmitters.decrementAndGet();
+            if (!nested) {
+                holder.set(null);
+            }
+        }
+    }
+
+    private JobNode take(Counter counter) {
+        WorkPicker picker = scheduler.picker;
+        for (int p = 0; p < Priority.COUNT; p++) {
+            JobNode j = picker.injectedJobs[p].pollIf(x -> x.isAwaitedBy(counter));
+            if (j == null) {
+                j = stealIf(p, counter);
+            }
+            if (j != null) {
+                return j;
+            }
+        }
+        JobNode j = picker.injectedJobs[FRAME].poll();
+        return j != null ? j : stealIf(FRAME, null);
+    }
+
+    /** A job of priority {@code p} from the top of some worker's deque: one of {@code counter}'s, or any if null. */
+    private JobNode stealIf(int p, Counter counter) {
+        for (Worker v : scheduler.workers) {
+            var deque = v.jobs[p];
+            if (deque.isEmpty()) {
+                continue;
+            }
+            JobNode j = counter == null ? deque.steal() : deque.stealIf(x -> x.isAwaitedBy(counter));
+            if (j != null) {
+                if (!deque.isEmpty()) {
+                    scheduler.signalWork(p);           // more is left there for a sleeping worker
+                }
+                return j;
+            }
+        }
+        return null;
+    }
+
+    private void run(JobNode job) {
+        if (!job.admit(scheduler)) {
+            return;                                    // cancelled meanwhile: counted and completed
+        }
+        JobNode outerJob = runningJob;
+        // The job must not see this thread's ThreadLocals, nor leave its own behind (as on a fiber, which
+        // Weft clears after every job): run it on an empty map, then put the thread's own back. Weft's
+        // own per-thread state is set again on the empty map: the seat, and the mailbox ownership.
+        Thread me = Thread.currentThread();
+        MainThreadMailbox mailbox = MainThreadMailbox.ownedByCurrentThread();
+        JobHandle<?> mainJob = MainThreadMailbox.runningOnCurrentThread();
+        Object ownLocals = FiberSupport.detachThreadLocals(me);
+        MainThreadMailbox.keepOwnership(mailbox, mainJob);
+        RUNNING_HERE.set(this);
+        runningJob = job;
+        Observation observation = scheduler.observation;
+        // The trace's last track belongs to the main thread (one writer): only it records helped jobs there.
+        Object observed = observation.isObserved() && mailbox != null
+                ? observation.jobBegan(job) : null;
+        Throwable failure = null;
+        try {
+            job.execute();
+        } catch (Throwable t) {
+            failure = t;
+        } finally {
+            if (observed != null) {
+                observation.jobEnded(job, observed);
+            }
+            runningJob = outerJob;
+            FiberSupport.restoreThreadLocals(me, ownLocals);   // the job's map goes; ours (seat included) is back
+        }
+        job.finishRun(scheduler, failure);             // not a worker: counted as helped, not recycled
+        scheduler.countHelped();
+    }
+}

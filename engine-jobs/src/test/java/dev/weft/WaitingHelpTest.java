@@ -1,0 +1,211 @@
+package dev.weft;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/**
+ * JobSystem.Builder.waitersHelp (WaitingHelp): a thread that is not a worker runs, while it waits, the
+ * queued jobs its wait depends on and FRAME jobs, with worker index workerCount(). Every test holds all
+ * workers in spinners first, so a job that ran at all ran on the waiting thread; a missing help shows as
+ * a bounded await returning false, never as a time bound.
+ */
+class WaitingHelpTest {
+    private static final Duration LONG = Duration.ofSeconds(30);
+
+    /** Holds every worker in a NORMAL spinner (uncapped) until {@link #close}. */
+    private static final class Occupied implements AutoCloseable {
+        final AtomicBoolean open = new AtomicBoolean();
+        final Counter spinners = new Counter("spinners");
+
+        Occupied(JobSystem jobs, int count) throws InterruptedException {
+            CountDownLatch in = new CountDownLatch(count);
+            for (int i = 0; i < count; i++) {
+                jobs.run(Priority.NORMAL, "spinner", () -> {
+                    in.countDown();
+                    while (!open.get()) {
+                        Thread.onSpinWait();
+                    }
+                }, spinners);
+            }
+            assertTrue(in.await(30, TimeUnit.SECONDS), "the spinners should occupy every worker");
+        }
+
+        @Override
+        public void close() {
+            open.set(true);
+            spinners.await();
+        }
+    }
+
+    @Test
+    void waitingMainThreadRunsTheAwaitedCountersJobs() throws Exception {
+        JobSystem jobs = JobSystem.builder().name("help").workers(2).build();
+        Thread me = Thread.currentThread();
+        AtomicInteger onMe = new AtomicInteger();
+        AtomicInteger indexSeen = new AtomicInteger(-1);
+        try (jobs; Occupied busy = new Occupied(jobs, 2)) {
+            Counter c = new Counter("loads");
+            for (int i = 0; i < 50; i++) {
+                jobs.run(i % 2 == 0 ? Priority.BACKGROUND : Priority.NORMAL, "load", () -> {
+                    if (Thread.currentThread() == me) {
+                        onMe.incrementAndGet();
+                        indexSeen.set(Jobs.workerIndex());
+                    }
+                }, c);
+            }
+            assertTrue(c.await(LONG), "the waiting thread should have run the counter's jobs itself");
+            JobHandle<String> h = jobs.submit(Priority.NORMAL, "handle", () -> Thread.currentThread().getName());
+            assertEquals(me.getName(), h.join(), "join from outside runs the awaited handle");
+        }
+        assertEquals(50, onMe.get(), "every job ran on the waiting thread: the workers were occupied");
+        assertEquals(jobs.workerCount(), indexSeen.get(), "a waiting thread is worker number workerCount()");
+        assertEquals(3, jobs.workerSlots());
+        assertEquals(51, jobs.stats().jobsRunByWaiters());
+    }
+
+    @Test
+    void helpingOffMeansTheWaiterSleeps() throws Exception {
+        JobSystem jobs = JobSystem.builder().name("nohelp").workers(1).waitersHelp(false).build();
+        try (jobs; Occupied busy = new Occupied(jobs, 1)) {
+            Counter c = new Counter("load");
+            jobs.run(Priority.FRAME, "load", () -> { }, c);
+            assertFalse(c.await(Duration.ofMillis(200)), "with waitersHelp(false) nobody runs it while the worker is busy");
+            busy.close();
+            c.await();
+        }
+        assertEquals(0, jobs.stats().jobsRunByWaiters());
+        assertEquals(1, jobs.workerSlots());
+    }
+
+    /** The awaited job runs on a worker and waits for a FRAME job nobody else can run: the waiter runs it. */
+    @Test
+    void waiterRunsFrameJobsTheWaitDoesNotOwn() throws Exception {
+        JobSystem jobs = JobSystem.builder().name("frame-help").workers(2).build();
+        Thread me = Thread.currentThread();
+        AtomicBoolean frameRanOnMe = new AtomicBoolean();
+        try (jobs; Occupied busy = new Occupied(jobs, 1)) {
+            AtomicBoolean frameDone = new AtomicBoolean();
+            CountDownLatch consumerIn = new CountDownLatch(1);
+            Counter c = new Counter("consumer");
+            jobs.run(Priority.NORMAL, "consumer", () -> {
+                consumerIn.countDown();
+                while (!frameDone.get()) {
+                    Thread.onSpinWait();
+                }
+            }, c);
+            assertTrue(consumerIn.await(30, TimeUnit.SECONDS));
+            jobs.run(Priority.FRAME, "frame", () -> {
+                frameRanOnMe.set(Thread.currentThread() == me);
+                frameDone.set(true);
+            }, null);
+            assertTrue(c.await(LONG), "the waiter should have run the FRAME job the consumer needs");
+        }
+        assertTrue(frameRanOnMe.get());
+    }
+
+    /** parallelFor pieces the waiter runs see index workerCount(); its splits go to the workers' queue. */
+    @Test
+    void parallelForOnTheWaiterUsesItsOwnSlot() throws Exception {
+        JobSystem jobs = JobSystem.builder().name("range-help").workers(2).build();
+        int n = 10_000;
+        long[] perSlot = new long[jobs.workerSlots()];
+        AtomicInteger outOfRange = new AtomicInteger();
+        try (jobs; Occupied busy = new Occupied(jobs, 2)) {
+            Counter frame = new Counter("frame");
+            jobs.parallelFor(Priority.FRAME, 0, n, 64, (s, e, worker) -> {
+                if (worker != Jobs.workerIndex() || worker >= perSlot.length) {
+                    outOfRange.incrementAndGet();
+                    return;
+                }
+                for (int i = s; i < e; i++) {
+                    perSlot[worker] += i;
+                }
+            }, frame);
+            assertTrue(frame.await(LONG), "the waiter should run every piece");
+        }
+        assertEquals(0, outOfRange.get());
+        assertEquals((long) n * (n - 1) / 2, perSlot[2], "all pieces ran in the waiter's slot (workers were busy)");
+    }
+
+    /**
+     * Four outside threads wait at once on their own parallelFor while the workers run too: a slot never
+     * has two writers at a time (only one waiter holds the helper's seat), and every sum is right.
+     */
+    @Test
+    void oneWriterPerSlotWithManyWaiters() throws Exception {
+        JobSystem jobs = JobSystem.builder().name("slots").workers(2).build();
+        AtomicIntegerArray inUse = new AtomicIntegerArray(jobs.workerSlots());
+        AtomicInteger clashes = new AtomicInteger();
+        AtomicLong helped = new AtomicLong();
+        List<Thread> threads = new ArrayList<>();
+        List<Throwable> errors = java.util.Collections.synchronizedList(new ArrayList<>());
+        try (jobs) {
+            for (int t = 0; t < 4; t++) {
+                Thread th = new Thread(() -> {
+                    try {
+                        for (int round = 0; round < 300; round++) {
+                            AtomicLong sum = new AtomicLong();
+                            Counter c = new Counter("round");
+                            jobs.parallelFor(Priority.FRAME, 0, 512, 16, (s, e, worker) -> {
+                                if (!inUse.compareAndSet(worker, 0, 1)) {
+                                    clashes.incrementAndGet();
+                                }
+                                long local = 0;
+                                for (int i = s; i < e; i++) {
+                                    local += i;
+                                }
+                                sum.addAndGet(local);
+                                inUse.set(worker, 0);
+                            }, c);
+                            c.await();
+                            if (sum.get() != 512L * 511 / 2) {
+                                throw new AssertionError("round " + round + ": sum " + sum.get());
+                            }
+                        }
+                    } catch (Throwable e) {
+                        errors.add(e);
+                    }
+                }, "waiter-" + t);
+                threads.add(th);
+                th.start();
+            }
+            for (Thread th : threads) {
+                th.join();
+            }
+            helped.set(jobs.stats().jobsRunByWaiters());
+        }
+        assertEquals(List.of(), errors);
+        assertEquals(0, clashes.get(), "two threads wrote one worker slot at once");
+        assertTrue(helped.get() > 0, "no waiter helped: the test shows nothing");
+    }
+
+    /** A helped job on the main thread that needs a main-thread job does not deadlock. */
+    @Test
+    void mainThreadJobsRunWhileTheMainThreadHelps() throws Exception {
+        JobSystem jobs = JobSystem.builder().name("mailbox").workers(1).build();
+        try (jobs; Occupied busy = new Occupied(jobs, 1)) {
+            jobs.runMainThreadJobs(1_000_000L);               // this thread owns the mailbox
+            Counter c = new Counter("needs main");
+            jobs.run(Priority.FRAME, "asks main", () -> {
+                int v = jobs.onMainThread(() -> 7).join();
+                if (v != 7) {
+                    throw new AssertionError(v);
+                }
+            }, c);
+            assertTrue(c.await(LONG));
+            c.throwIfFailed();
+        }
+    }
+}
