@@ -66,6 +66,12 @@ final class BvhBuilder {
         return out;
     }
 
+    /**
+     * Triangle visits (a node's triangles, fitted and binned) between {@link DecodeCheckpoint}s: about
+     * 0.5 ms of building on the dev machine, the longest a FRAME job waits for this worker.
+     */
+    static final int CHECKPOINT_TRIANGLE_VISITS = 16_384;
+
     private void buildTree() {
         int[] work = new int[64 * 4];   // (node, start, end, depth) tuples
         int top = 0;
@@ -74,8 +80,14 @@ final class BvhBuilder {
         work[top++] = 0;
         work[top++] = order.length;
         work[top++] = 1;
+        long visitsSinceCheckpoint = 0;
         while (top > 0) {
             int nodeDepth = work[--top], end = work[--top], start = work[--top], node = work[--top];
+            visitsSinceCheckpoint += end - start;          // fitting and binning are linear in the node's triangles
+            if (visitsSinceCheckpoint >= CHECKPOINT_TRIANGLE_VISITS) {
+                visitsSinceCheckpoint = 0;
+                DecodeCheckpoint.checkpoint();             // the tree so far lives in fields: safe to resume elsewhere
+            }
             depth = Math.max(depth, nodeDepth);
             fitBounds(node, start, end);
             int mid = split(node, start, end);

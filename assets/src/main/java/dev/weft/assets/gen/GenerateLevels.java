@@ -7,7 +7,8 @@ import java.util.Set;
 import java.util.SplittableRandom;
 
 /**
- * Build-time entry point: writes the {@code demo} and {@code tiny} levels under the directory given as the
+ * Build-time entry point: writes the {@code demo} and {@code tiny} levels and the streaming world's chunks
+ * ({@link WorldGen}) under the directory given as the
  * first argument (the build passes {@code target/classes/weft/levels}, so the content ships in the assets
  * jar). Every number below is fixed, so two runs write identical bytes.
  */
@@ -20,17 +21,18 @@ public final class GenerateLevels {
     /** {@code GenerateLevels <output dir> [level ...]}: writes the named levels, or all of them. */
     public static void main(String[] args) throws IOException {
         if (args.length < 1) {
-            System.err.println("usage: GenerateLevels <output dir, e.g. target/classes/weft/levels> [tiny] [demo]");
+            System.err.println("usage: GenerateLevels <output dir, e.g. target/classes/weft/levels> [tiny] [demo] [world]");
             System.exit(2);
         }
         long startNs = System.nanoTime();
         Path root = Path.of(args[0]);
-        Set<String> wanted = args.length > 1 ? Set.of(Arrays.copyOfRange(args, 1, args.length)) : Set.of("tiny", "demo");
+        Set<String> wanted = args.length > 1 ? Set.of(Arrays.copyOfRange(args, 1, args.length)) : Set.of("tiny", "demo", "world");
         for (String level : wanted.stream().sorted().toList()) {
             String summary = switch (level) {
                 case "tiny" -> tiny(root);
                 case "demo" -> demo(root);
-                default -> throw new IllegalArgumentException("no level '" + level + "'; known: tiny, demo");
+                case "world" -> WorldGen.world(root, dev.weft.assets.ChunkGrid.SHIPPED, SEED + 100);
+                default -> throw new IllegalArgumentException("no level '" + level + "'; known: tiny, demo, world");
             };
             System.out.println("[weft-assets] " + summary);
         }

@@ -79,6 +79,11 @@ final class LevelBuilder {
         return Math.abs(v) < 0.005 ? 0.0 : v;
     }
 
+    /** Asset file bytes written so far (the level file not included). */
+    long assetBytes() {
+        return assetBytes;
+    }
+
     /** Writes the level file and returns a one-line summary. */
     String finish() throws IOException {
         byte[] text = level.toString().getBytes(StandardCharsets.US_ASCII);

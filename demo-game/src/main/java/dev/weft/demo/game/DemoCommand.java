@@ -63,7 +63,7 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--pipeline", description = "simulate frame N+1 while frame N is drawn")
     boolean pipeline;
 
-    /** {@code --warm-up}'s values. */
+    /** {@code --warm-up}'s and {@code --streaming}'s values. */
     enum OnOff { ON, OFF }
 
     @Option(names = "--warm-up", paramLabel = "on|off",
@@ -97,6 +97,10 @@ public final class DemoCommand implements Callable<Integer> {
 
     @Option(names = "--size", paramLabel = "WxH", description = "window / screenshot size (default ${DEFAULT-VALUE})")
     String size = "1280x720";
+
+    @Option(names = "--streaming", paramLabel = "on|off",
+            description = "stream the chunked world around the camera during gameplay (default ${DEFAULT-VALUE})")
+    OnOff streaming = OnOff.ON;
 
     private PrintStream out = System.out;
     private LevelLoading.Factory loading;
@@ -136,7 +140,7 @@ public final class DemoCommand implements Callable<Integer> {
                     .summary(summary).screenshot(screenshot).trace(trace).display(display).headless(headless)
                     .pipeline(pipeline).progress(progress).seed(seed).clock(clock)
                     .assetLatency(Duration.ofMillis(assetLatencyMs)).watchdog(Duration.ofMillis(watchdogMs))
-                    .size(w, h).loading(loading).out(out).build();
+                    .size(w, h).loading(loading).out(out).streaming(streaming == OnOff.ON).build();
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }

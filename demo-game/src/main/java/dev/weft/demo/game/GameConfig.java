@@ -19,6 +19,7 @@ import java.util.Objects;
  *                        game package never depends on a loader implementation)
  * @param stageHook       test seam, null normally: see {@link FrameStage.Hook}
  * @param out             where the run reports (notices, progress, summary)
+ * @param streaming       stream the chunked world around the camera during gameplay ({@code --streaming})
  */
 public record GameConfig(int frames, int entities, int workers, String level, Path summary, Path screenshot,
                          Path trace, DisplayChoice display, boolean headless, boolean pipeline, boolean warmUp,
@@ -26,7 +27,7 @@ public record GameConfig(int frames, int entities, int workers, String level, Pa
                          long seed, Duration assetLatency, Clock clock, Duration watchdog, int width, int height,
                          long mainThreadBudgetNanos, Duration loadTimeout, int grain,
                          LevelLoading.Factory loading, FrameStage.Hook stageHook,
-                         PrintStream out) {
+                         PrintStream out, boolean streaming) {
 
     /** {@code --display}: which backend to try first. */
     public enum DisplayChoice { AUTO, WINDOW, OFFSCREEN, NONE }
@@ -90,7 +91,7 @@ public record GameConfig(int frames, int entities, int workers, String level, Pa
     GameConfig comparisonRun(boolean pipelined) {
         return new GameConfig(frames, entities, workers, level, null, null, null, display, headless, pipelined, warmUp,
                 progress, seed, assetLatency, clock, watchdog, width, height, mainThreadBudgetNanos, loadTimeout, grain,
-                loading, stageHook, out);
+                loading, stageHook, out, streaming);
     }
 
     public static Builder builder() {
@@ -123,6 +124,7 @@ public record GameConfig(int frames, int entities, int workers, String level, Pa
         private LevelLoading.Factory loading;
         private FrameStage.Hook stageHook;
         private PrintStream out = System.out;
+        private boolean streaming = true;
 
         private Builder() {}
 
@@ -149,12 +151,13 @@ public record GameConfig(int frames, int entities, int workers, String level, Pa
         public Builder loading(LevelLoading.Factory v) { loading = v; return this; }
         public Builder stageHook(FrameStage.Hook v) { stageHook = v; return this; }
         public Builder out(PrintStream v) { out = v; return this; }
+        public Builder streaming(boolean v) { streaming = v; return this; }
 
         /** @throws IllegalArgumentException naming the bad option */
         public GameConfig build() {
             return new GameConfig(frames, entities, workers, level, summary, screenshot, trace, display, headless,
                     pipeline, warmUp, progress, seed, assetLatency, clock, watchdog, width, height, mainThreadBudgetNanos,
-                    loadTimeout, grain, loading, stageHook, out);
+                    loadTimeout, grain, loading, stageHook, out, streaming);
         }
     }
 }

@@ -31,6 +31,7 @@ final class GameLoop {
     private final Renderer renderer;
     private final JobSystem jobs;
     private LevelLoading loading;                // made by cfg.loading(); closed by closeLoading()
+    private ChunkStreaming streaming;            // null with --streaming off; finished by frames() or closeLoading()
 
     GameLoop(GameConfig cfg, Display display, Renderer renderer, JobSystem jobs) {
         this.cfg = cfg;
@@ -41,8 +42,14 @@ final class GameLoop {
 
     /** Frees the loader (its asset manager cancels and frees its loads); the caller does this before closing jobs. */
     void closeLoading() {
-        if (loading != null) {
-            loading.close();
+        try {
+            if (streaming != null) {
+                streaming.finish();              // idempotent: frames() normally finished it already
+            }
+        } finally {
+            if (loading != null) {
+                loading.close();
+            }
         }
     }
 
@@ -78,11 +85,12 @@ final class GameLoop {
                 new FrameGraph.Gpu(gpu.meshes.toArray(Mesh[]::new), gpu.textures.toArray(Texture[]::new)),
                 cfg.grain(), report, REPORT_EVERY_FRAMES, cfg.stageHook());
         WarmUp.Result warmUp = cfg.warmUp() ? new WarmUp(cfg, display, renderer, jobs, graph).run(setup) : WarmUp.Result.off();
-        return frames(new FrameGraph(setup), world.bounds(), clock, graph, loaded, warmUp);
+        streaming = ChunkStreaming.open(cfg, jobs, renderer);
+        return frames(new FrameGraph(setup), world.bounds(), clock, graph, loaded, warmUp, entities);
     }
 
     private Played frames(FrameGraph frameGraph, CollisionWorld.WorldBounds bounds, GameConfig.Clock clock,
-                          FrameTimeGraph graph, LoadingPhase.Loaded loaded, WarmUp.Result warmUp)
+                          FrameTimeGraph graph, LoadingPhase.Loaded loaded, WarmUp.Result warmUp, Entities entities)
             throws Watchdog, GameException {
         Camera camera = new Camera().perspective(60f, 0.1f, CameraPath.farPlane(bounds));
         DirectionalLight light = DirectionalLight.defaults();
@@ -102,6 +110,9 @@ final class GameLoop {
         long last = System.nanoTime();
         for (int frame = 0; frame < cfg.frames() && !display.shouldClose(); frame++) {
             display.pollEvents();
+            if (streaming != null) {
+                streaming.beginFrame(inputs.simTicks(), bounds);
+            }
             JobHandle<FrameGraph.Output> handle = cfg.pipeline() ? pending : frameGraph.submit(inputs.next(frame));
             FrameGraph.Output o = awaitFrame(handle, frameGraph);
             pending = null;
@@ -112,6 +123,9 @@ final class GameLoop {
             renderer.beginFrame();
             camera.lookAt(o.eye, o.target);
             renderer.drawScene(camera, light, o.draws);
+            if (streaming != null) {
+                streaming.draw(camera, light);
+            }
             renderer.drawFrameGraph(graph);
             if (frame == cfg.frames() - 1 && cfg.screenshot() != null && display.hasGl()) {
                 shot = renderer.readFrame();             // before the swap
@@ -136,6 +150,9 @@ final class GameLoop {
             if (frameNanos > budgetNanos) {
                 overBudget++;
             }
+            if (streaming != null) {
+                streaming.endFrame(frameNanos);
+            }
             visibleSum += o.visibleEntities;
             for (int s = 0; s < stageNanos.length; s++) {
                 stageNanos[s] += o.stageNanos[s];
@@ -146,12 +163,13 @@ final class GameLoop {
             awaitFrame(pending, frameGraph);             // the window closed with a frame in flight
         }
 
+        StreamingReport streamed = streaming == null ? StreamingReport.OFF : streaming.finish();
         String screenshot = Screenshot.write(cfg.screenshot(), shot, cfg.out());
         long expectedRanges = frameGraph.framesSubmitted() * 3 * FrameGraph.rangesPerStage(cfg.entities(), cfg.grain());
         return new Played(cfg, Game.kindName(display.kind()), clock.name().toLowerCase(Locale.ROOT), frames,
                 loaded.loadingFrames(), histogram, overBudget, loaded.loadMs(), inputs.simTicks(), visibleSum, stageNanos,
                 frameGraph.rangesRun(), expectedRanges, frameGraph.entityUpdates(), loaded.failures(), screenshot,
-                slowest, timings.finish(warmUp, lastHash));
+                slowest, timings.finish(warmUp, lastHash), streamed, EntityStateHash.of(entities));
     }
 
     private FrameGraph.Output awaitFrame(JobHandle<FrameGraph.Output> handle, FrameGraph frameGraph) throws Watchdog {

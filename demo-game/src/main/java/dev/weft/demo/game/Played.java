@@ -9,7 +9,8 @@ import org.HdrHistogram.Histogram;
 record Played(GameConfig cfg, String display, String clock, int frames, int loadingFrames,
               Histogram histogram, int overBudget, double levelLoadMs, long simTicks, long visibleSum,
               long[] stageNanos, long rangesRun, long rangesExpected, long entityUpdates,
-              int loadFailures, String screenshot, SlowestFrames slowest, FrameExtras extras) {
+              int loadFailures, String screenshot, SlowestFrames slowest, FrameExtras extras,
+              StreamingReport streaming, long entityStateHash) {
 
     RunSummary summarize(JobSystemStats stats, long drawCalls) {
         Map<String, Double> stages = new HashMap<>();
@@ -23,7 +24,7 @@ record Played(GameConfig cfg, String display, String clock, int frames, int load
                 stats.mainThreadJobsRun(), cfg.entities(), cfg.workers(), cfg.pipeline(), display, clock,
                 cfg.level(), simTicks, frames == 0 ? 0 : (double) visibleSum / frames, drawCalls, rangesRun,
                 rangesExpected, entityUpdates, stages, loadFailures, screenshot, slowest.asMillis(),
-                extras);
+                extras, streaming, entityStateHash);
     }
 
     /** A percentile of nanosecond frame times in ms; 0 for an empty histogram. */

@@ -27,6 +27,8 @@ import java.util.Map;
  * @param extras           warm-up, frames 0-5 and the simulate-to-present latency ({@link FrameExtras}).
  *                         p50/p99/max always cover every gameplay frame: the slow first frames are fixed
  *                         by the warm-up, not left out of the figures
+ * @param streaming        what chunk streaming did ({@link StreamingReport#OFF} with {@code --streaming off})
+ * @param entityStateHash  {@link EntityStateHash} after the last frame: equal for equal seeds and ticks
  */
 public record RunSummary(int frames, int framesRequested, int loadingFrames, double p50Ms, double p95Ms,
                          double p99Ms, double maxMs, double meanMs, int overBudget, double levelLoadMs,
@@ -34,7 +36,8 @@ public record RunSummary(int frames, int framesRequested, int loadingFrames, dou
                          String display, String clock, String level, long simTicks, double meanVisible,
                          long drawCalls, long rangesRun, long rangesExpected, long entityUpdates,
                          Map<String, Double> stageMeanMs, int loadFailures, String screenshot,
-                         Map<Integer, Double> slowestFrames, FrameExtras extras) {
+                         Map<Integer, Double> slowestFrames, FrameExtras extras, StreamingReport streaming,
+                         long entityStateHash) {
 
     /** The 60 Hz frame budget in milliseconds. */
     public static final double BUDGET_MS = 1000.0 / 60.0;
@@ -83,6 +86,8 @@ public record RunSummary(int frames, int framesRequested, int loadingFrames, dou
         slowestFrames.forEach((f, ms) -> slow.put(Integer.toString(f), ms));
         m.put("slowest_frames_ms", slow);
         extras.putJson(m);
+        m.put("entity_state_hash", Long.toHexString(entityStateHash));
+        streaming.putJson(m);
         return json(m);
     }
 
@@ -119,6 +124,7 @@ public record RunSummary(int frames, int framesRequested, int loadingFrames, dou
             out.printf(Locale.ROOT, "weft-demo: slowest frames (0 = first after loading): %s%n", sl);
         }
         extras.print(out);
+        out.println(streaming.line());                   // the last line: the streaming figures
     }
 
     private static String json(Map<String, Object> m) {

@@ -21,6 +21,14 @@ public final class RendererGpuUploader implements GpuUploader {
         return renderer != null && renderer.hasGl() ? new RendererGpuUploader(renderer) : null;
     }
 
+    /**
+     * An uploader over {@code renderer} even when it has no GL: the headless renderer validates and counts
+     * uploads like GL, so a headless run goes through the same main-thread upload jobs (chunk streaming).
+     */
+    public static GpuUploader always(Renderer renderer) {
+        return new RendererGpuUploader(java.util.Objects.requireNonNull(renderer, "renderer"));
+    }
+
     @Override
     public Object uploadTexture(TextureSource pixels) {
         return renderer.uploadTexture(pixels);

@@ -50,6 +50,8 @@ class HeadlessDemoTest {
 
         Map<String, Object> json = SummaryJson.read(summary);
         assertTrue(json.keySet().containsAll(REQUIRED_KEYS), "missing keys in " + json.keySet());
+        assertTrue(json.keySet().containsAll(StreamingDemoTest.STREAMING_KEYS), "missing streaming keys in " + json.keySet());
+        assertEquals(0, num(json, "chunk_gpu_objects_leaked"), "streaming is on by default; nothing leaks: " + json);
         assertEquals(FRAMES, num(json, "frames"), log);
         assertEquals(FRAMES, num(json, "sim_ticks"), "lockstep: one tick per frame");
         assertTrue(num(json, "level_load_ms") > 0, log);

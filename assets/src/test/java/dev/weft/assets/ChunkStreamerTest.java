@@ -1,0 +1,137 @@
+package dev.weft.assets;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * {@link ChunkStreamer} over the shipped world: chunks near the point (or its look-ahead point) load, far
+ * ones unload, one unloaded mid-load has its jobs cancelled, and after close nothing is left: no GPU
+ * object, no asset entry (reference counts back to zero), no native texture memory, no parked fiber.
+ */
+@Timeout(180)
+class ChunkStreamerTest extends WithJobSystem {
+    private static final ChunkGrid WORLD = ChunkGrid.shippedWorld();
+    private static final float LOAD_M = 30f, UNLOAD_M = 40f;
+
+    @Test
+    void chunksLoadAroundThePointAndUnloadBehindItLeavingNothing() {
+        jobs.bindMainThread();
+        CountingUploader gpu = new CountingUploader();
+        FaultPlan disk = FaultPlan.builder().latency("*", Duration.ofMillis(5)).build();
+        try (AssetManager assets = AssetManager.builder(jobs).faults(disk).uploader(gpu).build()) {
+            ChunkStreamer streamer = new ChunkStreamer(new LevelLoader(assets), WORLD, LOAD_M, UNLOAD_M);
+            float z = WORLD.centreZM(1);
+            Set<String> everResident = new HashSet<>();
+            for (float x = -90f; x <= 90f; x += 5f) {
+                streamer.update(x, z, x + 10f, z);
+                pumpUntilSettled(streamer);
+                for (LoadedLevel chunk : streamer.resident()) {
+                    everResident.add(chunk.name());
+                    float[] o = streamer.origin(chunk);
+                    assertTrue(Math.hypot(o[0] - x, o[1] - z) <= UNLOAD_M,
+                            chunk.name() + " is resident but farther than the unload radius from x=" + x);
+                    assertTrue(chunk.failures().isEmpty(), chunk.failures().toString());
+                    assertTrue(chunk.entities().get(0).mesh().gpu().isPresent(), "uploaded before it is resident");
+                }
+                for (int c = 0; c < WORLD.columns(); c++) {
+                    for (int r = 0; r < WORLD.rows(); r++) {
+                        double d = Math.hypot(WORLD.centreXM(c) - x, WORLD.centreZM(r) - z);
+                        if (d <= LOAD_M) {
+                            String name = WORLD.levelName(c, r);
+                            assertTrue(streamer.resident().stream().anyMatch(l -> l.name().equals(name)),
+                                    name + " is within the load radius of x=" + x + " but not resident");
+                        }
+                    }
+                }
+            }
+            ChunkStreamer.Stats s = streamer.stats();
+            assertTrue(s.chunksLoaded() >= 8, "a 180 m walk across 25 m chunks loads many: " + s);
+            assertTrue(s.chunksUnloaded() >= 4, "the chunks behind unload: " + s);
+            assertEquals(s.chunksLoaded(), everResident.size(), s.toString());
+            assertTrue(s.bytesStreamed() > 0, s.toString());
+            assertTrue(gpu.live() > 0, "resident chunks hold GPU objects");
+
+            streamer.close();
+            assertEquals(0, streamer.resident().size());
+            pumpUntil(() -> gpu.live() == 0 && assets.stats().entries() == 0);
+            assertEquals(0, gpu.live(), "every chunk's GPU objects freed: " + gpu.meshesUploaded + " meshes, "
+                    + gpu.texturesUploaded + " textures uploaded");
+            Fixture.assertNoEntries(assets);
+            Fixture.assertNoLiveTextures(assets);
+        }
+    }
+
+    @Test
+    void aChunkUnloadedWhileLoadingHasItsJobsCancelled() {
+        jobs.bindMainThread();
+        CountingUploader gpu = new CountingUploader();
+        // Reads that would take a minute: the loads can only end this soon by being cancelled.
+        // The level files read at once, their assets in a minute: each chunk parses, requests its
+        // assets and waits on their reads, so an unload finds it holding references mid-load.
+        FaultPlan slowDisk = FaultPlan.builder().latency("*.png", Duration.ofSeconds(60))
+                .latency("*.obj", Duration.ofSeconds(60)).build();
+        try (AssetManager assets = AssetManager.builder(jobs).faults(slowDisk).uploader(gpu).build()) {
+            ChunkStreamer streamer = new ChunkStreamer(new LevelLoader(assets), WORLD, LOAD_M, UNLOAD_M);
+            float x = WORLD.centreXM(0), z = WORLD.centreZM(0);
+            streamer.update(x, z, x, z);
+            long started = streamer.stats().chunksRequested();
+            assertTrue(started >= 1 && streamer.isStreaming(), streamer.stats().toString());
+            pumpUntil(() -> assets.stats().entries() >= 4 * started);   // textures and meshes requested
+            assertTrue(assets.stats().entries() >= 4 * started, "the chunks' assets are loading: " + assets.stats());
+            streamer.update(90f, 90f, 90f, 90f);                 // the far corner: the first chunks unload
+            ChunkStreamer.Stats s = streamer.stats();
+            assertEquals(started, s.chunksCancelled(), "every chunk near the start was still loading: " + s);
+            assertEquals(started, s.chunksUnloaded(), s.toString());
+            Fixture.assertNoEntries(assets);                     // their references are back to zero, mid-load
+            streamer.close();                                    // and the corner's loads too
+            Fixture.assertNoEntries(assets);
+            Fixture.assertNoLiveTextures(assets);
+            assertEquals(0, gpu.texturesUploaded + gpu.meshesUploaded, "a cancelled chunk uploads nothing");
+            assertEquals(0, streamer.stats().chunksLoaded());
+        }
+    }
+
+    @Test
+    void misuseIsReported() {
+        AssetManager assets = AssetManager.builder(jobs).build();
+        try (assets) {
+            LevelLoader loader = new LevelLoader(assets);
+            IllegalArgumentException radii = assertThrows(IllegalArgumentException.class,
+                    () -> new ChunkStreamer(loader, WORLD, 50f, 40f));
+            assertTrue(radii.getMessage().contains("hysteresis"), radii.getMessage());
+            ChunkStreamer streamer = new ChunkStreamer(loader, WORLD, LOAD_M, UNLOAD_M);
+            java.util.concurrent.atomic.AtomicReference<Throwable> thrown = new java.util.concurrent.atomic.AtomicReference<>();
+            Thread other = new Thread(() -> {
+                try {
+                    streamer.update(0, 0, 0, 0);
+                } catch (Throwable t) {
+                    thrown.set(t);
+                }
+            });
+            other.start();
+            assertDoesNotThrow(() -> other.join(10_000));
+            assertInstanceOf(IllegalStateException.class, thrown.get(), "another thread's update must be refused");
+            assertTrue(thrown.get().getMessage().contains("one thread"), thrown.get().getMessage());
+            assertThrows(IndexOutOfBoundsException.class, () -> WORLD.levelName(8, 0));
+        }
+    }
+
+    /** Runs main-thread jobs (the uploads) until no chunk is loading; bounded by a hang guard. */
+    private void pumpUntilSettled(ChunkStreamer streamer) {
+        pumpUntil(() -> !streamer.isStreaming());
+        assertFalse(streamer.isStreaming(), "chunks still loading: " + streamer);
+    }
+
+    private void pumpUntil(java.util.function.BooleanSupplier done) {
+        long deadline = System.nanoTime() + Fixture.TIMEOUT.toNanos();
+        while (!done.getAsBoolean() && System.nanoTime() < deadline) {
+            jobs.runMainThreadJobs(2_000_000);
+            Fixture.sleepMs(1);
+        }
+    }
+}
