@@ -103,12 +103,6 @@ public final class StreamBenchMain implements Callable<Integer> {
         Calibration calibration = Calibration.measure(entities, frameCpuMs, seed);
         System.out.printf(Locale.ROOT, "calibrated: %d substeps per entity (%.2f ns each), %d decode units per ms%n",
                 calibration.substeps(), calibration.nsPerEntitySubstep(), calibration.unitsPerMs());
-        for (Variant v : chosen) {
-            if (!v.missing().isEmpty()) {
-                System.out.println(v.name() + ": NOT WIRED, this engine build has no " + String.join(", ", v.missing())
-                        + "; runs without it");
-            }
-        }
         FrameLoop loop = new FrameLoop(settings, calibration);
         Map<Variant, List<RunResult>> without = new LinkedHashMap<>();
         Map<Variant, List<RunResult>> with = new LinkedHashMap<>();

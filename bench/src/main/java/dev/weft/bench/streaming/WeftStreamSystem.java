@@ -22,11 +22,9 @@ final class WeftStreamSystem implements StreamSystem {
         if (!v.cap()) {
             b.maxWorkers(Priority.BACKGROUND, workers);        // a cap of every worker is no cap
         }
-        if (WeftMechanisms.hasWaitersHelp()) {
-            WeftMechanisms.waitersHelp(b, v.waitersHelp());
-        }
+        b.waitersHelp(v.waitersHelp());
         jobs = b.build();
-        checkpoint = v.checkpoints() && WeftMechanisms.hasCheckpoint() ? WeftMechanisms.checkpoint() : AssetDecode.Checkpoint.NONE;
+        checkpoint = v.checkpoints() ? Jobs::checkpoint : AssetDecode.Checkpoint.NONE;
     }
 
     @Override

@@ -58,7 +58,6 @@ class StreamBenchTest {
                     Json.number(v.get("overBudgetDelta")), name + " over-budget delta");
             assertEquals(Json.number(with.get("p99Ms")) - Json.number(without.get("p99Ms")),
                     Json.number(v.get("p99DeltaMs")), 1e-9, name + " p99 delta");
-            assertEquals(Variant.named(name).missing(), Json.array(v.get("notWired")), name + " not-wired list");
         }
         assertEquals(List.of("weft", "weft-cap-off", "weft-checkpoints-off", "weft-waitersHelp-off", "weft-all-off",
                 "forkjoin", "vthreads"), names, "every variant, in the report's order");
@@ -71,15 +70,6 @@ class StreamBenchTest {
         for (Variant v : Variant.ALL) {
             assertTrue(md.contains("| " + v.name()), v.name() + " in the table");
         }
-    }
-
-    @Test
-    void variantsNeedingAnAbsentEngineCallSayNotWired() {
-        Variant def = Variant.named("weft");
-        assertEquals(!WeftMechanisms.hasCheckpoint(), def.missing().contains("Jobs.checkpoint()"));
-        assertEquals(!WeftMechanisms.hasWaitersHelp(), def.missing().contains("JobSystem.Builder.waitersHelp(boolean)"));
-        assertEquals(List.of(), Variant.named("weft-all-off").missing(), "every switch off needs no new engine call");
-        assertEquals(List.of(), Variant.named("forkjoin").missing());
     }
 
     @Test
