@@ -281,6 +281,13 @@ final class Fiber implements Executor, Runnable {
         Thread.yield();                                 // unmounts; resumes here, maybe on another worker
     }
 
+    /** Would {@link #checkpoint()} yield now? The same fast path, then a scan that changes nothing. */
+    boolean shouldYield() {
+        int above = CheckpointSignal.above(readyPriority);
+        return above != 0 && currentJob != null && scheduler.checkpoints.mayBeQueued(above)
+                && scheduler.picker.queuedAbove(readyPriority) != 0;
+    }
+
     // ---- waiting (called by Counter.awaitSlow on this fiber) ----
 
     /**

@@ -98,6 +98,16 @@ public final class Jobs {
         }
     }
 
+    /**
+     * True if {@link #checkpoint()} would yield now: more urgent work is queued. The same one-load fast
+     * path; for a job that must do something around a yield (give back a lowered thread priority, flush a
+     * per-worker buffer) before calling {@code checkpoint()}. False outside a job.
+     */
+    public static boolean shouldYield() {
+        Fiber f = Fiber.current();
+        return f != null && f.shouldYield();
+    }
+
     /** Throws {@link JobCancelledException} if {@link #isCancelled()}. */
     public static void checkCancelled() {
         Fiber f = Fiber.current();

@@ -180,13 +180,15 @@ class CheckpointTest {
         try (JobSystem jobs = system(1)) {
             StringBuilder order = new StringBuilder();       // one worker: one thread at a time
             jobs.submit(Priority.BACKGROUND, "producer", () -> {
+                order.append(Jobs.shouldYield() ? "urgent? " : "");
                 jobs.run(Priority.FRAME, "urgent", () -> order.append("frame "), null);
-                order.append("before ");
+                order.append(Jobs.shouldYield() ? "before " : "no-yield-expected ");
                 Jobs.checkpoint();
-                order.append("after");
+                order.append(Jobs.shouldYield() ? "still " : "").append("after");
                 return null;
             }).join();
-            assertEquals("before frame after", order.toString());
+            assertEquals("before frame after", order.toString(), "shouldYield() says what checkpoint() does");
+            assertTrue(!Jobs.shouldYield(), "outside a job: false");
         }
     }
 

@@ -8,8 +8,8 @@ import dev.weft.Jobs;
  * ({@link ThreadNice}); a checkpoint may yield the fiber, and the carrier then runs the more urgent job
  * (a FRAME job) — which must not run at nice 10 — and the decode may resume on another carrier, which
  * should be lowered instead. So around the checkpoint the carrier's priority is restored, and lowered
- * again on whichever carrier the fiber resumes. That is four system calls per checkpoint, placed about
- * every 0.5 ms of decoding. Outside the lane (a decode called directly, a test) it is just
+ * again on whichever carrier the fiber resumes: four system calls, only when the checkpoint is about to
+ * yield ({@link Jobs#shouldYield()}); otherwise one volatile load, about every 0.5 ms of decoding. Outside the lane (a decode called directly, a test) it is just
  * {@code Jobs.checkpoint()}: a no-op outside a job.
  *
  * <p>Threading: the holder is a {@link ThreadLocal} of the decoding fiber (a virtual thread), so it
@@ -49,6 +49,9 @@ final class DecodeCheckpoint {
         if (l == null) {
             Jobs.checkpoint();
             return;
+        }
+        if (!Jobs.shouldYield()) {
+            return;                                // the common case: one volatile load, no system call
         }
         l.restore.close();                         // by tid: the carrier lowered so far
         try {
