@@ -266,7 +266,7 @@ public final class Counter {
      * A fiber first runs inline the jobs of this counter still unstarted at the bottom of its own
      * worker's deque (never an unrelated job), and its wait can be cancelled; the main thread keeps
      * running main-thread jobs while it waits, so it cannot deadlock on them. Any other thread (not a
-     * fiber) runs, between those checks, the queued jobs this wait depends on and FRAME jobs on its own
+     * fiber) runs, between those checks, queued FRAME jobs (those this wait depends on first) on its own
      * stack before it sleeps (WaitingHelp; off with {@code JobSystem.Builder.waitersHelp(false)}).
      */
     private boolean awaitSlow(long target, long timeoutNanos) {

@@ -447,8 +447,8 @@ public final class JobSystem implements AutoCloseable {
 
         /**
          * Whether a thread that is not a worker (the game's main thread) runs jobs while it waits in
-         * {@link Counter#await} or {@link JobHandle#join}, instead of sleeping: first the queued jobs of
-         * the awaited counter (or the awaited handle), then FRAME jobs, on its own stack, as enkiTS's
+         * {@link Counter#await} or {@link JobHandle#join}, instead of sleeping: queued FRAME jobs, first those
+         * of the awaited counter (or the awaited handle), on its own stack, as enkiTS's
          * {@code WaitforTask} does. Default true. One such thread at a time helps; while it runs a job it
          * is worker number {@link JobSystem#workerCount()} ({@link JobSystem#workerSlots()} counts it),
          * and the job is "outside a fiber": {@link Jobs#checkpoint()} does nothing there, {@link
@@ -456,7 +456,10 @@ public final class JobSystem implements AutoCloseable {
          * wait inside it helps again, and a virtual thread
          * it starts runs on the JDK's scheduler, not on Weft's workers. It runs with an empty ThreadLocal
          * map (the thread's own is put back after). Main-thread jobs keep running between helped jobs.
-         * Deterministic mode never helps. Off, the waiting thread sleeps until the workers are done.
+         * Jobs of other priorities are left to the workers (they may recurse deeper than this thread's
+         * stack allows, or block for longer than a frame); a FRAME job runs on the waiting thread's
+         * stack, not a worker's 64 MiB one. Deterministic mode never helps. Off, the waiting thread
+         * sleeps until the workers are done.
          */
         public Builder waitersHelp(boolean on) {
             waitersHelp = on;

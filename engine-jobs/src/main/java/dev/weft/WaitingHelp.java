@@ -10,11 +10,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  * as enkiTS's {@code WaitforTask} does and as Naughty Dog's main thread takes part in the frame
  * ({@link JobSystem.Builder#waitersHelp}). The one owner of the <i>helper seat</i>.
  *
- * <p><b>What it runs.</b> First the jobs the wait depends on: a queued job of the awaited counter (or the
- * awaited handle itself), at any priority, from the injection queues and from the top of any worker's
- * deques (a conditional steal: only if the top element is one of them). Then any FRAME job. Never a ready
- * fiber (a parked job's continuation must resume on a worker's carrier), never an unrelated NORMAL or
- * BACKGROUND job (it could be long, or wait on something only our caller signals). Main-thread jobs keep
+ * <p><b>What it runs.</b> FRAME jobs: first those the wait depends on (a queued FRAME job of the awaited
+ * counter, or the awaited handle itself), from the injection queue and from the top of any worker's FRAME
+ * deque (a conditional steal: only if the top element is one of them), then any FRAME job. Never a ready
+ * fiber (a parked job's continuation must resume on a worker's carrier), never a NORMAL or BACKGROUND job:
+ * those may recurse deeper than this thread's stack allows (the workers' is 64 MiB; a deep fork/join
+ * joined from the main thread overflowed its 8 MiB), block for longer than a frame, or change the thread's
+ * priority (the assets' decode lane). A FRAME job is frame work: short, and what this thread waits for. Main-thread jobs keep
  * running between helped jobs: {@link Counter}'s wait loop polls the mailbox before it helps.
  *
  * <p><b>The seat.</b> One outside thread at a time helps (a CAS on {@link #holder}); others wait as before.
@@ -83,18 +85,20 @@ final class WaitingHelp {
         }
     }
 
+    /**
+     * FRAME jobs only: first one the wait depends on, then any. Jobs of other priorities stay for the
+     * workers: they may recurse deeper than this thread's stack allows (the workers' is 64 MiB), block
+     * longer than a frame, or lower the thread's priority (the assets' decode lane).
+     */
     private JobNode take(Counter counter) {
         WorkPicker picker = scheduler.picker;
-        for (int p = 0; p < Priority.COUNT; p++) {
-            JobNode j = picker.injectedJobs[p].pollIf(x -> x.isAwaitedBy(counter));
-            if (j == null) {
-                j = stealIf(p, counter);
-            }
-            if (j != null) {
-                return j;
-            }
+        JobNode j = picker.injectedJobs[FRAME].pollIf(x -> x.isAwaitedBy(counter));
+        if (j == null) {
+            j = stealIf(FRAME, counter);
         }
-        JobNode j = picker.injectedJobs[FRAME].poll();
+        if (j == null) {
+            j = picker.injectedJobs[FRAME].poll();
+        }
         return j != null ? j : stealIf(FRAME, null);
     }
 

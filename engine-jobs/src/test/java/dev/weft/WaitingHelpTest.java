@@ -56,9 +56,9 @@ class WaitingHelpTest {
         AtomicInteger onMe = new AtomicInteger();
         AtomicInteger indexSeen = new AtomicInteger(-1);
         try (jobs; Occupied busy = new Occupied(jobs, 2)) {
-            Counter c = new Counter("loads");
+            Counter c = new Counter("frame work");
             for (int i = 0; i < 50; i++) {
-                jobs.run(i % 2 == 0 ? Priority.BACKGROUND : Priority.NORMAL, "load", () -> {
+                jobs.run(Priority.FRAME, "frame piece", () -> {
                     if (Thread.currentThread() == me) {
                         onMe.incrementAndGet();
                         indexSeen.set(Jobs.workerIndex());
@@ -66,8 +66,15 @@ class WaitingHelpTest {
                 }, c);
             }
             assertTrue(c.await(LONG), "the waiting thread should have run the counter's jobs itself");
-            JobHandle<String> h = jobs.submit(Priority.NORMAL, "handle", () -> Thread.currentThread().getName());
+            JobHandle<String> h = jobs.submit(Priority.FRAME, "handle", () -> Thread.currentThread().getName());
             assertEquals(me.getName(), h.join(), "join from outside runs the awaited handle");
+            // NORMAL and BACKGROUND jobs stay for the workers (deep recursion needs their 64 MiB stacks).
+            Counter slow = new Counter("loads");
+            jobs.run(Priority.NORMAL, "load", () -> { }, slow);
+            jobs.run(Priority.BACKGROUND, "decode", () -> { }, slow);
+            assertFalse(slow.await(Duration.ofMillis(200)), "the waiter must not run NORMAL or BACKGROUND jobs");
+            busy.close();
+            slow.await();
         }
         assertEquals(50, onMe.get(), "every job ran on the waiting thread: the workers were occupied");
         assertEquals(jobs.workerCount(), indexSeen.get(), "a waiting thread is worker number workerCount()");
@@ -81,7 +88,7 @@ class WaitingHelpTest {
         JobSystem jobs = JobSystem.builder().name("help-io").workers(1).build();
         Thread me = Thread.currentThread();
         try (jobs; Occupied busy = new Occupied(jobs, 1)) {
-            JobHandle<String[]> h = jobs.submit(Priority.NORMAL, "load", () -> new String[] {
+            JobHandle<String[]> h = jobs.submit(Priority.FRAME, "frame read", () -> new String[] {
                     Thread.currentThread().getName(), Jobs.blocking(() -> Thread.currentThread().getName())});
             String[] where = h.join();
             assertEquals(me.getName(), where[0], "the job ran on the waiting thread (the worker was busy)");
