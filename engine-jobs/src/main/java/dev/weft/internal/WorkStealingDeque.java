@@ -144,8 +144,17 @@ public final class WorkStealingDeque<E> extends WorkStealingDequeLayout.PadAfter
     }
 
     /** Any thread: steals the oldest element, or null if empty or the CAS was lost to another taker. */
-    @SuppressWarnings("unchecked")
     public E steal() {
+        return stealIf(null);
+    }
+
+    /**
+     * Any thread: steals the oldest element only if {@code wanted} accepts it (null: any); null if empty,
+     * refused, or the CAS was lost. The element tested is the one the CAS takes: slot t cannot be
+     * overwritten while index t is not taken (the owner grows instead of wrapping onto live slots).
+     */
+    @SuppressWarnings("unchecked")
+    public E stealIf(java.util.function.Predicate<? super E> wanted) {
         // Volatile loads, in this order: top before bottom, both in the total order with pop's volatile
         // store of bottom and load of top (see pop). Reading bottom also acquires the owner's release in
         // push, so the slot at t is published.
@@ -156,30 +165,12 @@ public final class WorkStealingDeque<E> extends WorkStealingDequeLayout.PadAfter
         }
         Object[] a = (Object[]) ARRAY.getAcquire(this);
         Object e = SLOT.getAcquire(a, (int) (t & (a.length - 1)));
+        if (wanted != null && (e == null || !wanted.test((E) e))) {
+            return null;
+        }
         // The CAS is a full fence: if it succeeds no one else took index t, and the owner cannot have
         // overwritten slot t because it grows instead of wrapping onto live slots.
         if (!TOP.compareAndSet(this, t, t + 1)) {
-            return null;
-        }
-        clearTaken(a, t, e);
-        return (E) e;
-    }
-
-    /**
-     * Any thread: steals the oldest element only if {@code wanted} accepts it; null if empty, refused, or
-     * the CAS was lost. The element tested is the one the CAS takes: slot t cannot be overwritten while
-     * index t is not taken (the owner grows instead of wrapping onto live slots), as in {@link #steal}.
-     */
-    @SuppressWarnings("unchecked")
-    public E stealIf(java.util.function.Predicate<? super E> wanted) {
-        long t = (long) TOP.getVolatile(this);
-        long b = (long) BOTTOM.getVolatile(this);
-        if (t >= b) {
-            return null;
-        }
-        Object[] a = (Object[]) ARRAY.getAcquire(this);
-        Object e = SLOT.getAcquire(a, (int) (t & (a.length - 1)));
-        if (e == null || !wanted.test((E) e) || !TOP.compareAndSet(this, t, t + 1)) {
             return null;
         }
         clearTaken(a, t, e);
