@@ -453,13 +453,16 @@ public final class JobSystem implements AutoCloseable {
          * is worker number {@link JobSystem#workerCount()} ({@link JobSystem#workerSlots()} counts it),
          * and the job is "outside a fiber": {@link Jobs#checkpoint()} does nothing there, {@link
          * Jobs#blocking} still hands the call to the blocking threads (the waiting thread helps meanwhile), a
-         * wait inside it helps again, and a virtual thread
+         * wait inside it helps again but only with the jobs that wait depends on (anything else could
+         * wait for the job below it on the same stack), and a virtual thread
          * it starts runs on the JDK's scheduler, not on Weft's workers. It runs with an empty ThreadLocal
          * map (the thread's own is put back after). Main-thread jobs keep running between helped jobs.
          * Jobs of other priorities are left to the workers (they may recurse deeper than this thread's
          * stack allows, or block for longer than a frame); a FRAME job runs on the waiting thread's
          * stack, not a worker's 64 MiB one. Deterministic mode never helps. Off, the waiting thread
-         * sleeps until the workers are done.
+         * sleeps until the workers are done. Turn it off if a FRAME job may wait for something the
+         * waiting thread does only after its own wait returns (a counter it decrements next): run on that
+         * thread, the job would wait for its own caller.
          */
         public Builder waitersHelp(boolean on) {
             waitersHelp = on;

@@ -58,7 +58,11 @@ public final class Jobs {
      */
     public static boolean isCancelled() {
         Fiber f = Fiber.current();
-        return f != null && f.cancellationRequested();
+        if (f != null) {
+            return f.cancellationRequested();
+        }
+        WaitingHelp seat = WaitingHelp.current();       // a job a waiting thread runs is asked the same way
+        return seat != null && seat.cancellationRequested();
     }
 
     /**
@@ -111,10 +115,20 @@ public final class Jobs {
     /** Throws {@link JobCancelledException} if {@link #isCancelled()}. */
     public static void checkCancelled() {
         Fiber f = Fiber.current();
-        if (f != null && f.cancellationRequested()) {
-            JobNode j = f.currentJob;
-            throw new JobCancelledException("job '" + (j == null ? "?" : j.name()) + "' was cancelled");
+        JobNode j;
+        if (f != null) {
+            if (!f.cancellationRequested()) {
+                return;
+            }
+            j = f.currentJob;
+        } else {
+            WaitingHelp seat = WaitingHelp.current();
+            if (seat == null || !seat.cancellationRequested()) {
+                return;
+            }
+            j = seat.runningJob;
         }
+        throw new JobCancelledException("job '" + (j == null ? "?" : j.name()) + "' was cancelled");
     }
 
     /**

@@ -24,7 +24,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * for {@code parallelFor}'s index argument, so per-worker buffers sized {@link JobSystem#workerSlots()}
  * stay one writer per slot, lock-free. A helped job runs on a platform thread, not a fiber: it is
  * "outside a job" for {@link Jobs#inFiber()}, {@link Jobs#checkpoint()} (nothing) and
- * {@link Jobs#blocking} (the call still goes to the blocking threads while this thread waits); a wait inside it helps again (nested, same seat).
+ * {@link Jobs#blocking} (the call still goes to the blocking threads while this thread waits); a wait inside it helps again (nested, same seat),
+ * but only with the jobs that wait depends on (see {@link #take}: anything else could wait for a job below it on this stack).
  * A range piece it runs splits its upper halves into the injection queue, where workers take them.
  *
  * <p><b>Termination.</b> A helped job is in flight outside the workers, like an outside submission: the
@@ -57,6 +58,12 @@ final class WaitingHelp {
         return RUNNING_HERE.get();
     }
 
+    /** The seat holder's innermost helped job was cancelled, or the system is stopping (its thread only). */
+    boolean cancellationRequested() {
+        JobNode j = runningJob;
+        return (j != null && j.isCancellationRequested()) || scheduler.isStopping();
+    }
+
     /**
      * The current (non-worker) thread waits on {@code counter}: runs one queued job that the wait depends
      * on, or a FRAME job. False if it ran none (nothing suitable, the seat is taken, the system is not
@@ -71,7 +78,7 @@ final class WaitingHelp {
         }
         externalSubmitters.incrementAndGet();          // before taking: see "Termination"
         try {
-            JobNode job = take(counter);
+            JobNode job = take(counter, nested);
             if (job == null) {
                 return false;
             }
@@ -86,19 +93,26 @@ final class WaitingHelp {
     }
 
     /**
-     * FRAME jobs only: first one the wait depends on, then any. Jobs of other priorities stay for the
-     * workers: they may recurse deeper than this thread's stack allows (the workers' is 64 MiB), block
-     * longer than a frame, or lower the thread's priority (the assets' decode lane).
+     * FRAME jobs only: first one the wait depends on, then (for an outermost wait only) any. Jobs of other
+     * priorities stay for the workers: they may recurse deeper than this thread's stack allows (the
+     * workers' is 64 MiB), block longer than a frame, or lower the thread's priority (the assets' decode
+     * lane).
+     *
+     * <p>A nested wait (inside a helped job) takes only what it depends on. Any other job B run there sits
+     * above the waiting job A on one stack, and A cannot end before B returns: if B waits for A, neither
+     * ever ends (a worker would park B's fiber instead). A job the wait depends on is safe: for it to
+     * wait for A would be a cycle in the user's own graph.
      */
-    private JobNode take(Counter counter) {
+    private JobNode take(Counter counter, boolean nested) {
         WorkPicker picker = scheduler.picker;
         JobNode j = picker.injectedJobs[FRAME].pollIf(x -> x.isAwaitedBy(counter));
         if (j == null) {
             j = stealIf(FRAME, counter);
         }
-        if (j == null) {
-            j = picker.injectedJobs[FRAME].poll();
+        if (j != null || nested) {
+            return j;
         }
+        j = picker.injectedJobs[FRAME].poll();
         return j != null ? j : stealIf(FRAME, null);
     }
 
@@ -153,7 +167,19 @@ final class WaitingHelp {
             job.enclosing = null;
             FiberSupport.restoreThreadLocals(me, ownLocals);   // the job's map goes; ours (seat included) is back
         }
-        job.finishRun(scheduler, failure);             // not a worker: counted as helped, not recycled
+        // finishRun finds the scheduler of a failure nobody waits for through current() (the uncaught
+        // handler): the seat is still ours, so name it on the thread's own map while the job completes.
+        WaitingHelp outerSeat = RUNNING_HERE.get();
+        RUNNING_HERE.set(this);
+        try {
+            job.finishRun(scheduler, failure);         // not a worker: counted as helped, not recycled
+        } finally {
+            if (outerSeat == null) {
+                RUNNING_HERE.remove();
+            } else {
+                RUNNING_HERE.set(outerSeat);
+            }
+        }
         scheduler.countHelped();
     }
 }

@@ -20,11 +20,21 @@ class PriorityTest {
      */
     @Test
     void noPriorityWithQueuedWorkStarvesWhileTheOthersAreBusy() {
-        try (JobSystem jobs = TestSupport.system(1)) {
+        try (JobSystem jobs = TestSupport.workersOnly(1)) {
             AtomicLongArray ran = new AtomicLongArray(Priority.COUNT);
             AtomicBoolean stop = new AtomicBoolean();
             Counter chains = new Counter("chains");
             long frameTarget = 64L * 2 * 100;
+            // Hold the worker until all three chains are queued: otherwise it runs FRAME picks before the
+            // others exist, and those count against them.
+            CountDownLatch queued = new CountDownLatch(1);
+            CountDownLatch holding = new CountDownLatch(1);
+            Counter hold = new Counter("hold");
+            jobs.run(Priority.FRAME, "hold", () -> {
+                holding.countDown();
+                spinUntil(queued);
+            }, hold);
+            awaitLatch(holding);
             for (Priority p : Priority.values()) {
                 jobs.run(p, "chain " + p, new Job() {
                     @Override
@@ -38,6 +48,8 @@ class PriorityTest {
                     }
                 }, chains);
             }
+            queued.countDown();
+            TestSupport.await(hold);
             TestSupport.await(chains);
             long frame = ran.get(Priority.FRAME.ordinal());
             long bound = frame / (2L * WorkPicker.STARVATION_INTERVAL) - 1;
@@ -56,7 +68,7 @@ class PriorityTest {
      */
     @Test
     void aFiberResumesAtTheHighestPriorityOnItsStack() {
-        try (JobSystem jobs = TestSupport.system(1)) {
+        try (JobSystem jobs = TestSupport.workersOnly(1)) {
             ConcurrentLinkedQueue<String> order = new ConcurrentLinkedQueue<>();
             Counter release = new Counter("release");
             release.add(1);
@@ -100,7 +112,7 @@ class PriorityTest {
      */
     @Test
     void priorityOrderHoldsAcrossSteals() throws Exception {
-        try (JobSystem jobs = TestSupport.system(2)) {
+        try (JobSystem jobs = TestSupport.workersOnly(2)) {
             ConcurrentLinkedQueue<String> order = new ConcurrentLinkedQueue<>();
             CountDownLatch bothBusy = new CountDownLatch(2);
             CountDownLatch pushed = new CountDownLatch(1);

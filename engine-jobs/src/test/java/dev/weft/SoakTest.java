@@ -61,6 +61,14 @@ class SoakTest {
     // A job woken with a JobCancelledException that is not its own (it ran nested inside a cancelled
     // handle's wait, SoakFindingsTest#cancellingAHandleDoesNotFailAJobItRunsInline) fails the soak:
     // that defect is fixed, and the soak counted it as known until then.
+    /** A lifetime still running after this long hangs (they take well under a second). */
+    private static final long LIFETIME_LIMIT_SECONDS = 120;
+    private static final java.util.concurrent.ScheduledExecutorService HANG_GUARD =
+            java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "soak-hang-guard");
+                t.setDaemon(true);
+                return t;
+            });
     /** Timed waits inside jobs: longer than the test thread's, so a hang is caught while it still hangs. */
     private static final java.time.Duration JOB_WAIT = LONG.multipliedBy(2);
 
@@ -85,7 +93,7 @@ class SoakTest {
 
     static final class Totals {
         long lifetimes, jobsRun, mainThreadJobsRun, cancelled, rejected, reportedByShutdownNow;
-        long unchecked, checked, errors, handleCancels, groupCancels, honoured, waits, rangePieces;
+        long unchecked, checked, errors, handleCancels, groupCancels, honoured, waits, rangePieces, helped;
         final Map<Ending, Integer> endings = new java.util.EnumMap<>(Ending.class);
 
         void add(Totals o) {
@@ -103,6 +111,7 @@ class SoakTest {
             honoured += o.honoured;
             waits += o.waits;
             rangePieces += o.rangePieces;
+            helped += o.helped;
             o.endings.forEach((k, v) -> endings.merge(k, v, Integer::sum));
         }
 
@@ -111,9 +120,9 @@ class SoakTest {
             return String.format("%d lifetimes, %d jobs run on workers (%d parallelFor pieces) + %d on the main thread, "
                             + "%d cancelled (%d reported by shutdownNow), %d ended by honouring cancellation, %d refused "
                             + "at submission; failures injected: %d unchecked, %d checked, %d Error; %d handle.cancel(), "
-                            + "%d JobGroup.cancel(); %d waits parked a fiber; endings %s",
+                            + "%d JobGroup.cancel(); %d waits parked a fiber; %d jobs run by the waiting main thread; endings %s",
                     lifetimes, jobsRun, rangePieces, mainThreadJobsRun, cancelled, reportedByShutdownNow, honoured,
-                    rejected, unchecked, checked, errors, handleCancels, groupCancels, waits, endings);
+                    rejected, unchecked, checked, errors, handleCancels, groupCancels, waits, helped, endings);
         }
     }
 
@@ -201,13 +210,17 @@ class SoakTest {
         final Ending ending;
         final SplittableRandom rnd;
         final Thread mainThread = Thread.currentThread();
+        volatile boolean hung;
         final ConcurrentLinkedQueue<String> violations = new ConcurrentLinkedQueue<>();
         final ConcurrentLinkedQueue<Rec> all = new ConcurrentLinkedQueue<>();
         final ConcurrentLinkedQueue<Counter> counters = new ConcurrentLinkedQueue<>();
         final ConcurrentLinkedQueue<AtomicIntegerArray> ranges = new ConcurrentLinkedQueue<>();
         final AtomicReference<List<JobInfo>> nowList = new AtomicReference<>();
         final LongAdder workerStarts = new LongAdder();
+        final LongAdder helpedStarts = new LongAdder();   // of workerStarts: run by the waiting main thread
+        boolean helping;                                   // waitersHelp of this lifetime
         final LongAdder rangeBodies = new LongAdder();
+        final LongAdder helpedRangePieces = new LongAdder();
         final AtomicLong mainStarts = new AtomicLong();
         final AtomicLong uncaught = new AtomicLong();
         final AtomicLong waitTimeouts = new AtomicLong();
@@ -236,9 +249,32 @@ class SoakTest {
         }
 
         void run(Totals totals) {
+            // A lifetime takes well under a second; one that hangs prints what every thread is doing and
+            // is stopped, so a hang fails this test with a dump instead of running into CI's time limit.
+            var hangGuard = HANG_GUARD.schedule(() -> {
+                System.err.println("soak: " + name + " (seed 0x" + Long.toHexString(seed) + ", " + ending
+                        + ", waitersHelp " + helping + ") still running after " + LIFETIME_LIMIT_SECONDS
+                        + " s: stopping it\n" + dump());
+                hung = true;
+                JobSystem j = jobs;
+                if (j != null) {
+                    j.shutdownNow();
+                }
+                mainThread.interrupt();
+            }, LIFETIME_LIMIT_SECONDS, java.util.concurrent.TimeUnit.SECONDS);
             try {
                 runAndAudit(totals);
+                if (hung) {
+                    fail("hung for " + LIFETIME_LIMIT_SECONDS + " s (thread dump on stderr)");
+                }
+            } catch (AssertionError | RuntimeException e) {
+                if (hung) {
+                    throw new AssertionError("hung for " + LIFETIME_LIMIT_SECONDS + " s (thread dump on stderr)", e);
+                }
+                throw e;
             } finally {
+                hangGuard.cancel(false);
+                Thread.interrupted();                   // the guard's interrupt must not reach the next lifetime
                 if (jobs != null) {                   // after a failure: stop, and unbind the main thread
                     try {
                         jobs.shutdownNow();
@@ -259,7 +295,8 @@ class SoakTest {
             int stopAt = rnd.nextInt(n);
             int cancelGroupAt = rnd.nextInt(3) == 0 ? rnd.nextInt(n) : -1;
             build(n);
-            JobSystem.Builder builder = JobSystem.builder().name(name).workers(workers)
+            helping = rnd.nextBoolean();                       // both ways a waiting main thread behaves
+            JobSystem.Builder builder = JobSystem.builder().name(name).workers(workers).waitersHelp(helping)
                     .onUncaughtFailure((job, t) -> uncaught.incrementAndGet());
             if (rnd.nextInt(3) == 0) {
                 builder.idleStrategy(IdleStrategy.backoff(0, 0));    // park at once: every hand-off wakes someone
@@ -435,7 +472,14 @@ class SoakTest {
             } else {
                 workerStarts.increment();
                 if (!Jobs.inFiber()) {
-                    violation(r.name + ": job ran outside a fiber on " + Thread.currentThread());
+                    // Only a waiting main thread may run a job outside a fiber (waitersHelp), as worker
+                    // number workerCount(), and only a FRAME one.
+                    if (!helping || Thread.currentThread() != mainThread || Jobs.workerIndex() != workers) {
+                        violation(r.name + ": job ran outside a fiber on " + Thread.currentThread()
+                                + " (worker index " + Jobs.workerIndex() + ", waitersHelp " + helping + ")");
+                    } else {
+                        helpedStarts.increment();
+                    }
                 }
             }
             Behaviour b = r.b;
@@ -605,6 +649,9 @@ class SoakTest {
                         AtomicIntegerArray cov = new AtomicIntegerArray(length);
                         jobs.parallelFor(p, 0, length, 1 + r.nextInt(64), (s, e, w) -> {
                             rangeBodies.increment();
+                            if (!Jobs.inFiber()) {
+                                helpedRangePieces.increment();
+                            }
                             for (int k = s; k < e; k++) {
                                 cov.incrementAndGet(k);
                             }
@@ -796,8 +843,14 @@ class SoakTest {
                     join(t);                               // it counted down termination and is leaving
                 }
             }
+            if (!helping) {
+                assertEquals(0, s.jobsRunByWaiters(), "jobs run by waiters with waitersHelp(false)");
+            }
+            assertEquals(helpedStarts.sum(), s.jobsRunByWaiters() - helpedRangePieces.sum(),
+                    "stats().jobsRunByWaiters() = job bodies the main thread ran while it waited");
             Totals mine = new Totals();
             mine.lifetimes = 1;
+            mine.helped = s.jobsRunByWaiters();
             mine.jobsRun = s.jobsRun();
             mine.mainThreadJobsRun = s.mainThreadJobsRun();
             mine.cancelled = s.jobsCancelled();

@@ -229,4 +229,135 @@ class WaitingHelpTest {
             c.throwIfFailed();
         }
     }
+
+    /**
+     * A wait inside a helped job runs only what that wait depends on. The main thread helps FRAME job A,
+     * which waits for a NORMAL job queued behind the busy worker; if that nested wait ran any FRAME job, it
+     * would run B, which waits for A: A sits below B on the same stack and never ends (the soak's hang).
+     */
+    @Test
+    void aWaitInsideAHelpedJobRunsOnlyItsOwnDependencies() throws Exception {
+        JobSystem jobs = JobSystem.builder().name("nested-help").workers(1).build();
+        Thread me = Thread.currentThread();
+        AtomicBoolean bRanInsideA = new AtomicBoolean();
+        AtomicBoolean aRunning = new AtomicBoolean();
+        AtomicBoolean bTimedOut = new AtomicBoolean();
+        try (jobs) {
+            Counter normalDone = new Counter("normal");
+            Counter aDone = new Counter("A");
+            Counter bDone = new Counter("B");
+            try (Occupied busy = new Occupied(jobs, 1)) {
+                jobs.run(Priority.NORMAL, "X", () -> { }, normalDone);   // queued behind the spinner
+                jobs.run(Priority.FRAME, "A", () -> {
+                    aRunning.set(true);
+                    normalDone.await();
+                    aRunning.set(false);
+                }, aDone);
+                jobs.run(Priority.FRAME, "B", () -> {
+                    if (aRunning.get() && Thread.currentThread() == me) {
+                        bRanInsideA.set(true);
+                    }
+                    if (!aDone.await(Duration.ofSeconds(3))) {
+                        bTimedOut.set(true);             // A is below us on this stack: it cannot end
+                    }
+                }, bDone);
+                Thread opener = new Thread(() -> {
+                    try {
+                        Thread.sleep(300);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                    busy.open.set(true);             // the worker is free: X runs, then A can end
+                });
+                opener.start();
+                // The main thread waits for X: none of its jobs are FRAME, so it helps with A, the first FRAME job.
+                assertTrue(normalDone.await(LONG));
+                assertTrue(bDone.await(LONG));
+                opener.join();
+            }
+        }
+        assertFalse(bRanInsideA.get(), "the nested wait of A ran B, which A does not depend on");
+        assertFalse(bTimedOut.get(), "B waited for A, which sat below it on the main thread's stack");
+    }
+
+    /** A fire-and-forget job the waiting thread runs fails: the failure reaches the uncaught handler. */
+    @Test
+    void aHelpedOrphansFailureReachesTheUncaughtHandler() throws Exception {
+        List<String> reported = java.util.Collections.synchronizedList(new ArrayList<>());
+        JobSystem jobs = JobSystem.builder().name("orphan-help").workers(1)
+                .onUncaughtFailure((job, t) -> reported.add(job + ": " + t.getMessage())).build();
+        Thread me = Thread.currentThread();
+        AtomicBoolean ranOnMe = new AtomicBoolean();
+        try (jobs) {
+            Counter after = new Counter("after");
+            try (Occupied busy = new Occupied(jobs, 1)) {
+                jobs.run(Priority.FRAME, "orphan", () -> {
+                    ranOnMe.set(Thread.currentThread() == me);
+                    throw new IllegalStateException("orphan broke");
+                }, null);                                                 // no counter: nobody waits
+                jobs.run(Priority.NORMAL, "after", () -> { }, after);   // behind the spinner: the waiter helps
+                Thread opener = new Thread(() -> {
+                    try {
+                        Thread.sleep(300);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                    busy.open.set(true);
+                });
+                opener.start();
+                assertTrue(after.await(LONG));
+                opener.join();
+            }
+        }
+        assertTrue(ranOnMe.get(), "the waiting thread should have run the orphan (the worker was busy)");
+        assertEquals(List.of("orphan: orphan broke"), reported);
+    }
+
+    /** A job the waiting thread runs is asked to stop like one on a fiber: Jobs.isCancelled() turns true. */
+    @Test
+    void aHelpedJobSeesItsCancellation() throws Exception {
+        JobSystem jobs = JobSystem.builder().name("cancel-help").workers(1).build();
+        Thread me = Thread.currentThread();
+        AtomicBoolean ranOnMe = new AtomicBoolean();
+        AtomicBoolean sawCancel = new AtomicBoolean();
+        AtomicBoolean checkThrew = new AtomicBoolean();
+        CountDownLatch started = new CountDownLatch(1);
+        try (jobs; Occupied busy = new Occupied(jobs, 1)) {
+            JobHandle<Void> h = jobs.submit(Priority.FRAME, "long frame job", () -> {
+                ranOnMe.set(Thread.currentThread() == me);
+                started.countDown();
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                while (!Jobs.isCancelled() && System.nanoTime() < deadline) {
+                    Thread.onSpinWait();
+                }
+                sawCancel.set(Jobs.isCancelled());
+                try {
+                    Jobs.checkCancelled();
+                } catch (JobCancelledException expected) {
+                    checkThrew.set(true);
+                    throw expected;
+                }
+                return null;
+            });
+            Thread canceller = new Thread(() -> {
+                try {
+                    if (started.await(30, TimeUnit.SECONDS)) {
+                        h.cancel();
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            canceller.start();
+            try {
+                h.join();
+            } catch (JobCancelledException expected) {
+                // cancelled while running: the join reports it
+            }
+            canceller.join();
+        }
+        assertTrue(ranOnMe.get(), "the waiting thread should have run the job (the worker was busy)");
+        assertTrue(sawCancel.get(), "Jobs.isCancelled() stayed false in a cancelled job the waiter ran");
+        assertTrue(checkThrew.get(), "Jobs.checkCancelled() did not throw in a cancelled job the waiter ran");
+    }
 }
