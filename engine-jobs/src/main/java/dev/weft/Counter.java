@@ -267,7 +267,8 @@ public final class Counter {
      * worker's deque (never an unrelated job), and its wait can be cancelled; the main thread keeps
      * running main-thread jobs while it waits, so it cannot deadlock on them. Any other thread (not a
      * fiber) runs, between those checks, queued FRAME jobs (those this wait depends on first) on its own
-     * stack before it sleeps (WaitingHelp; off with {@code JobSystem.Builder.waitersHelp(false)}).
+     * stack before it sleeps, if the wait has no timeout (WaitingHelp; off with
+     * {@code JobSystem.Builder.waitersHelp(false)}): a timed wait only sleeps, so its timeout holds.
      */
     private boolean awaitSlow(long target, long timeoutNanos) {
         Fiber fiber = Fiber.current();
@@ -279,7 +280,10 @@ public final class Counter {
         }
         MainThreadMailbox mailbox = fiber == null ? MainThreadMailbox.ownedByCurrentThread() : null;
         Scheduler helped = fiber == null ? helpScheduler : null;
-        WaitingHelp help = helped != null ? helped.waitingHelp : null;   // null: helping is off
+        // null: helping is off, or the wait has a timeout. A helped job cannot be preempted, so a timed
+        // wait that ran one would return when the job ends, not when the timeout says: a frame loop's
+        // join(5 s) watchdog ran the hung range itself and never fired (demo WatchdogTest hung).
+        WaitingHelp help = helped != null && timeoutNanos < 0 ? helped.waitingHelp : null;
 
         WaitNode node = new WaitNode(Thread.currentThread(), target, this, epochOf(state),
                 fiber != null ? fiber.currentJob : null);

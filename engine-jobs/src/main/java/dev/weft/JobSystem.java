@@ -447,7 +447,7 @@ public final class JobSystem implements AutoCloseable {
 
         /**
          * Whether a thread that is not a worker (the game's main thread) runs jobs while it waits in
-         * {@link Counter#await} or {@link JobHandle#join}, instead of sleeping: queued FRAME jobs, first those
+         * {@link Counter#await()} or {@link JobHandle#join()} without a timeout, instead of sleeping: queued FRAME jobs, first those
          * of the awaited counter (or the awaited handle), on its own stack, as enkiTS's
          * {@code WaitforTask} does. Default true. One such thread at a time helps; while it runs a job it
          * is worker number {@link JobSystem#workerCount()} ({@link JobSystem#workerSlots()} counts it),
@@ -462,7 +462,9 @@ public final class JobSystem implements AutoCloseable {
          * stack, not a worker's 64 MiB one. Deterministic mode never helps. Off, the waiting thread
          * sleeps until the workers are done. Turn it off if a FRAME job may wait for something the
          * waiting thread does only after its own wait returns (a counter it decrements next): run on that
-         * thread, the job would wait for its own caller.
+         * thread, the job would wait for its own caller. A wait with a timeout ({@code await(Duration)},
+         * {@code join(Duration)}) never helps: a job it ran could not be stopped at the deadline, so a
+         * frame watchdog written as {@code frame.join(Duration.ofSeconds(5))} still fires on a hung job.
          */
         public Builder waitersHelp(boolean on) {
             waitersHelp = on;

@@ -2,6 +2,7 @@ package dev.weft;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
@@ -14,6 +15,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * JobSystem.Builder.waitersHelp (WaitingHelp): a thread that is not a worker runs, while it waits, the
@@ -21,6 +23,7 @@ import org.junit.jupiter.api.Test;
  * workers in spinners first, so a job that ran at all ran on the waiting thread; a missing help shows as
  * a bounded await returning false, never as a time bound.
  */
+@Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)   // untimed waits: a failure must not hang
 class WaitingHelpTest {
     private static final Duration LONG = Duration.ofSeconds(30);
 
@@ -65,16 +68,18 @@ class WaitingHelpTest {
                     }
                 }, c);
             }
-            assertTrue(c.await(LONG), "the waiting thread should have run the counter's jobs itself");
+            c.await();              // untimed: only such a wait helps (the workers are held: we run them)
             JobHandle<String> h = jobs.submit(Priority.FRAME, "handle", () -> Thread.currentThread().getName());
             assertEquals(me.getName(), h.join(), "join from outside runs the awaited handle");
             // NORMAL and BACKGROUND jobs stay for the workers (deep recursion needs their 64 MiB stacks).
             Counter slow = new Counter("loads");
-            jobs.run(Priority.NORMAL, "load", () -> { }, slow);
-            jobs.run(Priority.BACKGROUND, "decode", () -> { }, slow);
-            assertFalse(slow.await(Duration.ofMillis(200)), "the waiter must not run NORMAL or BACKGROUND jobs");
-            busy.close();
-            slow.await();
+            AtomicBoolean slowOnMe = new AtomicBoolean();
+            jobs.run(Priority.NORMAL, "load", () -> slowOnMe.compareAndSet(false, Thread.currentThread() == me), slow);
+            jobs.run(Priority.BACKGROUND, "decode", () -> slowOnMe.compareAndSet(false, Thread.currentThread() == me), slow);
+            Thread opener = openLater(busy);
+            slow.await();                                     // helps, but must take neither of them
+            opener.join();
+            assertFalse(slowOnMe.get(), "the waiter must not run NORMAL or BACKGROUND jobs");
         }
         assertEquals(50, onMe.get(), "every job ran on the waiting thread: the workers were occupied");
         assertEquals(jobs.workerCount(), indexSeen.get(), "a waiting thread is worker number workerCount()");
@@ -99,12 +104,15 @@ class WaitingHelpTest {
     @Test
     void helpingOffMeansTheWaiterSleeps() throws Exception {
         JobSystem jobs = JobSystem.builder().name("nohelp").workers(1).waitersHelp(false).build();
+        Thread me = Thread.currentThread();
         try (jobs; Occupied busy = new Occupied(jobs, 1)) {
             Counter c = new Counter("load");
-            jobs.run(Priority.FRAME, "load", () -> { }, c);
-            assertFalse(c.await(Duration.ofMillis(200)), "with waitersHelp(false) nobody runs it while the worker is busy");
-            busy.close();
+            AtomicBoolean onMe = new AtomicBoolean();
+            jobs.run(Priority.FRAME, "load", () -> onMe.set(Thread.currentThread() == me), c);
+            Thread opener = openLater(busy);
             c.await();
+            opener.join();
+            assertFalse(onMe.get(), "with waitersHelp(false) the waiting thread must not run it");
         }
         assertEquals(0, jobs.stats().jobsRunByWaiters());
         assertEquals(1, jobs.workerSlots());
@@ -131,7 +139,7 @@ class WaitingHelpTest {
                 frameRanOnMe.set(Thread.currentThread() == me);
                 frameDone.set(true);
             }, null);
-            assertTrue(c.await(LONG), "the waiter should have run the FRAME job the consumer needs");
+            c.await();                                        // untimed: it helps, and runs the FRAME job the consumer needs
         }
         assertTrue(frameRanOnMe.get());
     }
@@ -154,7 +162,7 @@ class WaitingHelpTest {
                     perSlot[worker] += i;
                 }
             }, frame);
-            assertTrue(frame.await(LONG), "the waiter should run every piece");
+            frame.await();                                    // the waiter runs every piece
         }
         assertEquals(0, outOfRange.get());
         assertEquals((long) n * (n - 1) / 2, perSlot[2], "all pieces ran in the waiter's slot (workers were busy)");
@@ -225,7 +233,7 @@ class WaitingHelpTest {
                     throw new AssertionError(v);
                 }
             }, c);
-            assertTrue(c.await(LONG));
+            c.await();
             c.throwIfFailed();
         }
     }
@@ -271,8 +279,8 @@ class WaitingHelpTest {
                 });
                 opener.start();
                 // The main thread waits for X: none of its jobs are FRAME, so it helps with A, the first FRAME job.
-                assertTrue(normalDone.await(LONG));
-                assertTrue(bDone.await(LONG));
+                normalDone.await();
+                bDone.await();
                 opener.join();
             }
         }
@@ -305,7 +313,7 @@ class WaitingHelpTest {
                     busy.open.set(true);
                 });
                 opener.start();
-                assertTrue(after.await(LONG));
+                after.await();
                 opener.join();
             }
         }
@@ -359,5 +367,39 @@ class WaitingHelpTest {
         assertTrue(ranOnMe.get(), "the waiting thread should have run the job (the worker was busy)");
         assertTrue(sawCancel.get(), "Jobs.isCancelled() stayed false in a cancelled job the waiter ran");
         assertTrue(checkThrew.get(), "Jobs.checkCancelled() did not throw in a cancelled job the waiter ran");
+    }
+
+    /** A wait with a timeout never helps: a job it ran could not be stopped at the deadline. */
+    @Test
+    void aTimedWaitSleepsSoItsTimeoutHolds() throws Exception {
+        JobSystem jobs = JobSystem.builder().name("timed").workers(1).build();
+        Thread me = Thread.currentThread();
+        AtomicBoolean onMe = new AtomicBoolean();
+        try (jobs; Occupied busy = new Occupied(jobs, 1)) {
+            Counter c = new Counter("frame");
+            jobs.run(Priority.FRAME, "frame", () -> onMe.set(Thread.currentThread() == me), c);
+            assertFalse(c.await(Duration.ofMillis(200)), "a timed wait ran the job: its timeout would not hold");
+            JobHandle<Void> h = jobs.submit(Priority.FRAME, "handle", () -> null);
+            assertThrows(java.util.concurrent.TimeoutException.class, () -> h.join(Duration.ofMillis(100)));
+            busy.close();
+            c.await();
+            h.join();
+        }
+        assertFalse(onMe.get());
+        assertEquals(0, jobs.stats().jobsRunByWaiters());
+    }
+
+    /** Opens {@code busy}'s spinners from another thread after 300 ms, while this one waits. */
+    private static Thread openLater(Occupied busy) {
+        Thread opener = new Thread(() -> {
+            try {
+                Thread.sleep(300);
+            } catch (InterruptedException e) {
+                return;
+            }
+            busy.open.set(true);
+        }, "opener");
+        opener.start();
+        return opener;
     }
 }
