@@ -349,8 +349,7 @@ final class Fiber implements Executor, Runnable {
     }
 
     boolean cancellationRequested() {
-        JobNode j = currentJob;
-        return (j != null && j.isCancellationRequested()) || scheduler.isStopping();
+        return JobNode.cancellationRequested(currentJob, scheduler);
     }
 
     JobCancelledException cancelledWhileWaiting(Counter counter) {

@@ -199,7 +199,7 @@ public final class JobHandle<T> extends JobNode {
     }
 
     @Override
-    void complete(Throwable failure, boolean cancelled) {
+    void complete(Scheduler s, Throwable failure, boolean cancelled) {
         this.cancelled = cancelled;
         this.failure = failure;
         // The handle ends before its counter does: whoever sees the counter at zero may read every
@@ -209,7 +209,7 @@ public final class JobHandle<T> extends JobNode {
         if (f != null) {
             completeFuture(f);
         }
-        completeCounter(failure);
+        completeCounter(s, failure);
     }
 
     @Override

@@ -48,8 +48,11 @@ abstract class JobNode {
     /** Runs the work on the current fiber. Throws what the work throws. */
     abstract void execute() throws Throwable;
 
-    /** Called exactly once after the job ran (failure null if it succeeded) or was cancelled. */
-    abstract void complete(Throwable failure, boolean cancelled);
+    /**
+     * Called exactly once after the job ran (failure null if it succeeded) or was cancelled; {@code s}
+     * is the job system it ran in (its uncaught-failure handler), null only for a cancellation.
+     */
+    abstract void complete(Scheduler s, Throwable failure, boolean cancelled);
 
     /** A readable name: the given one, or the job's class. */
     String name() {
@@ -118,6 +121,11 @@ abstract class JobNode {
     }
 
     /** True if the job's own cancel, its group's, or the system's shutdownNow asks it to stop. */
+    /** What Jobs.isCancelled() answers in job {@code j} (null: none) of {@code s}: on a fiber or a waiting thread. */
+    static boolean cancellationRequested(JobNode j, Scheduler s) {
+        return (j != null && j.isCancellationRequested()) || s.isStopping();
+    }
+
     final boolean isCancellationRequested() {
         JobGroup g = group;
         return (boolean) CANCEL_REQUESTED.getVolatile(this) || (g != null && g.isCancelled());
@@ -154,7 +162,7 @@ abstract class JobNode {
         boolean honouredCancel = failure instanceof JobCancelledException
                 && (isCancellationRequested() || s.isStopping());
         try {
-            complete(honouredCancel ? null : failure, honouredCancel);
+            complete(s, honouredCancel ? null : failure, honouredCancel);
         } catch (RuntimeException misuse) {
             s.uncaughtFailureHandler.accept(name(), misuse);   // e.g. a counter decremented below zero
         }
@@ -183,18 +191,17 @@ abstract class JobNode {
         if (s != null) {
             s.reportCancelled(this);           // first: whoever sees the counter at zero finds it counted
         }
-        complete(null, true);
+        complete(s, null, true);
     }
 
     /** Completes this job's counter; a failure nobody can observe goes to the uncaught-failure handler. */
-    final void completeCounter(Throwable failure) {
+    final void completeCounter(Scheduler s, Throwable failure) {
         Counter c = counter;
         if (c != null) {
             c.jobEnded(this, failure);
         } else if (failure != null && !(this instanceof JobHandle) && !(failure instanceof JobCancelledException)) {
-            Fiber f = Fiber.current();
-            WaitingHelp h = f == null ? WaitingHelp.current() : null;   // a waiting thread ran it
-            Scheduler s = f != null ? f.scheduler : h != null ? h.scheduler : null;
+            // s is given, not looked up from the thread: a job a waiting thread ran completes after that
+            // thread's ThreadLocals are back, where no seat is found (its failure went to stderr).
             if (s != null) {
                 s.uncaughtFailureHandler.accept(name(), failure);
             } else {

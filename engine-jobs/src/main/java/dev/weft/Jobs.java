@@ -114,21 +114,11 @@ public final class Jobs {
 
     /** Throws {@link JobCancelledException} if {@link #isCancelled()}. */
     public static void checkCancelled() {
-        Fiber f = Fiber.current();
-        JobNode j;
-        if (f != null) {
-            if (!f.cancellationRequested()) {
-                return;
-            }
-            j = f.currentJob;
-        } else {
-            WaitingHelp seat = WaitingHelp.current();
-            if (seat == null || !seat.cancellationRequested()) {
-                return;
-            }
-            j = seat.runningJob;
+        if (isCancelled()) {
+            Fiber f = Fiber.current();
+            JobNode j = f != null ? f.currentJob : WaitingHelp.current().runningJob;   // isCancelled found one
+            throw new JobCancelledException("job '" + (j == null ? "?" : j.name()) + "' was cancelled");
         }
-        throw new JobCancelledException("job '" + (j == null ? "?" : j.name()) + "' was cancelled");
     }
 
     /**

@@ -22,8 +22,8 @@ final class PooledJob extends JobNode {
     }
 
     @Override
-    void complete(Throwable failure, boolean cancelled) {
-        completeCounter(failure);
+    void complete(Scheduler s, Throwable failure, boolean cancelled) {
+        completeCounter(s, failure);
     }
 
     @Override

@@ -36,8 +36,8 @@ final class RangeNode extends JobNode {
     }
 
     @Override
-    void complete(Throwable failure, boolean cancelled) {
-        completeCounter(failure);
+    void complete(Scheduler s, Throwable failure, boolean cancelled) {
+        completeCounter(s, failure);
     }
 
     @Override

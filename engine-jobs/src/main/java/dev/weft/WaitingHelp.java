@@ -60,8 +60,7 @@ final class WaitingHelp {
 
     /** The seat holder's innermost helped job was cancelled, or the system is stopping (its thread only). */
     boolean cancellationRequested() {
-        JobNode j = runningJob;
-        return (j != null && j.isCancellationRequested()) || scheduler.isStopping();
+        return JobNode.cancellationRequested(runningJob, scheduler);
     }
 
     /**
@@ -167,19 +166,7 @@ final class WaitingHelp {
             job.enclosing = null;
             FiberSupport.restoreThreadLocals(me, ownLocals);   // the job's map goes; ours (seat included) is back
         }
-        // finishRun finds the scheduler of a failure nobody waits for through current() (the uncaught
-        // handler): the seat is still ours, so name it on the thread's own map while the job completes.
-        WaitingHelp outerSeat = RUNNING_HERE.get();
-        RUNNING_HERE.set(this);
-        try {
-            job.finishRun(scheduler, failure);         // not a worker: counted as helped, not recycled
-        } finally {
-            if (outerSeat == null) {
-                RUNNING_HERE.remove();
-            } else {
-                RUNNING_HERE.set(outerSeat);
-            }
-        }
+        job.finishRun(scheduler, failure);             // not a worker: counted as helped, not recycled
         scheduler.countHelped();
     }
 }

@@ -473,7 +473,7 @@ class SoakTest {
                 workerStarts.increment();
                 if (!Jobs.inFiber()) {
                     // Only a waiting main thread may run a job outside a fiber (waitersHelp), as worker
-                    // number workerCount(), and only a FRAME one.
+                    // number workerCount().
                     if (!helping || Thread.currentThread() != mainThread || Jobs.workerIndex() != workers) {
                         violation(r.name + ": job ran outside a fiber on " + Thread.currentThread()
                                 + " (worker index " + Jobs.workerIndex() + ", waitersHelp " + helping + ")");

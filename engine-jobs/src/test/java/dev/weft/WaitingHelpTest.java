@@ -269,15 +269,7 @@ class WaitingHelpTest {
                         bTimedOut.set(true);             // A is below us on this stack: it cannot end
                     }
                 }, bDone);
-                Thread opener = new Thread(() -> {
-                    try {
-                        Thread.sleep(300);
-                    } catch (InterruptedException e) {
-                        return;
-                    }
-                    busy.open.set(true);             // the worker is free: X runs, then A can end
-                });
-                opener.start();
+                Thread opener = openLater(busy);             // the worker is free: X runs, then A can end
                 // The main thread waits for X: none of its jobs are FRAME, so it helps with A, the first FRAME job.
                 normalDone.await();
                 bDone.await();
@@ -304,15 +296,7 @@ class WaitingHelpTest {
                     throw new IllegalStateException("orphan broke");
                 }, null);                                                 // no counter: nobody waits
                 jobs.run(Priority.NORMAL, "after", () -> { }, after);   // behind the spinner: the waiter helps
-                Thread opener = new Thread(() -> {
-                    try {
-                        Thread.sleep(300);
-                    } catch (InterruptedException e) {
-                        return;
-                    }
-                    busy.open.set(true);
-                });
-                opener.start();
+                Thread opener = openLater(busy);
                 after.await();
                 opener.join();
             }
