@@ -274,6 +274,7 @@ public final class Counter {
         Fiber fiber = Fiber.current();
         if (fiber != null) {
             fiber.helpBeforeWait(this, target);
+            fiber.worker().flushHeld();                  // decrements this worker held back (§13) first
             if (value() <= target) {
                 return true;
             }

@@ -133,6 +133,7 @@ final class Fiber implements Executor, Runnable {
      * returns at once, and we run the job it handed us right here instead (it is not lost).
      */
     private boolean parkIdle() {
+        worker().flushHeld();               // mount() flushes too, but a worker may take us before we unmount
         if (retire) {
             return false;
         }
@@ -146,6 +147,7 @@ final class Fiber implements Executor, Runnable {
     }
 
     private void runTopLevel(JobNode job) {
+        worker().beforeJob(job.counter);
         int p = job.priority;
         PriorityCaps caps = scheduler.caps;
         if (caps.isCapped(p)) {
@@ -310,6 +312,7 @@ final class Fiber implements Executor, Runnable {
         if (deque.peekBottom() == handle && takeNestedSlot(p)) {
             if (deque.pop() == handle) {     // pop: the bottom, or null if stolen
                 runNested(handle);
+                worker().flushHeld();        // the joiner goes on with its job: hold nothing back meanwhile
             } else {
                 undoNestedSlot(p);
             }

@@ -20,7 +20,6 @@ final class FiberPool {
     final MpmcUnboundedXaddArrayQueue<Fiber> idleFibers = new MpmcUnboundedXaddArrayQueue<>(64);
     private final Set<Fiber> allFibers = ConcurrentHashMap.newKeySet();
     private final AtomicInteger fiberCount = new AtomicInteger();
-    private final AtomicInteger parkedFibers = new AtomicInteger();      // fibers inside a Counter wait (wait path only)
     private final AtomicLong fiberIds = new AtomicLong();
     private final Scheduler scheduler;
     private final FiberPoolPolicy policy;
@@ -112,8 +111,10 @@ final class FiberPool {
 
     // ------------------------------------------------------------------ fibers in waits
 
+    // Fibers inside a Counter wait: the sum over workers of WAITS minus WAITS_ENDED, each counted by the
+    // worker the fiber is on (a wait may end elsewhere). Per-worker plain counts, no shared XADD on the
+    // wait path; a snapshot taken while waits begin and end can be off by those in flight.
     void fiberParking(Fiber f) {
-        parkedFibers.incrementAndGet();
         Worker w = Worker.current(scheduler);
         if (w != null) {
             w.count(Worker.WAITS);
@@ -124,7 +125,10 @@ final class FiberPool {
     }
 
     void fiberResumed(Fiber f) {
-        parkedFibers.decrementAndGet();
+        Worker w = Worker.current(scheduler);
+        if (w != null) {
+            w.count(Worker.WAITS_ENDED);
+        }
     }
 
     void cancelWaitsOf(JobGroup g) {
@@ -158,11 +162,15 @@ final class FiberPool {
     }
 
     int parked() {
-        return parkedFibers.get();
+        long parked = 0;
+        for (Worker w : scheduler.workers) {
+            parked += w.stat(Worker.WAITS) - w.stat(Worker.WAITS_ENDED);
+        }
+        return (int) Math.max(0, parked);
     }
 
     @Override
     public String toString() {
-        return "FiberPool[created=" + fiberCount + ", parked=" + parkedFibers + "]";
+        return "FiberPool[created=" + fiberCount + ", parked=" + parked() + "]";
     }
 }

@@ -209,7 +209,7 @@ public final class JobHandle<T> extends JobNode {
         if (f != null) {
             completeFuture(f);
         }
-        completeCounter(s, failure);
+        completeCounter(s, failure, !cancelled);
     }
 
     @Override

@@ -194,11 +194,21 @@ abstract class JobNode {
         complete(s, null, true);
     }
 
-    /** Completes this job's counter; a failure nobody can observe goes to the uncaught-failure handler. */
-    final void completeCounter(Scheduler s, Throwable failure) {
+    /**
+     * Completes this job's counter; a failure nobody can observe goes to the uncaught-failure handler.
+     * A job that ran and succeeded on a worker ({@code ran}) has its decrement held back by that worker
+     * (Worker.holdEnded); a cancelled one is subtracted at once, since whoever cancelled it (a group
+     * cancel inside a long job, say) may go on running for long before any flush point.
+     */
+    final void completeCounter(Scheduler s, Throwable failure, boolean ran) {
         Counter c = counter;
+        Worker w;
         if (c != null) {
-            c.jobEnded(this, failure);
+            if (ran && failure == null && s != null && (w = Worker.current(s)) != null) {
+                w.holdEnded(c);                  // subtracted with others (Worker.holdEnded, §13)
+            } else {
+                c.jobEnded(this, failure);       // a failure is recorded and counted at once
+            }
         } else if (failure != null && !(this instanceof JobHandle) && !(failure instanceof JobCancelledException)) {
             // s is given, not looked up from the thread: a job a waiting thread ran completes after that
             // thread's ThreadLocals are back, where no seat is found (its failure went to stderr).

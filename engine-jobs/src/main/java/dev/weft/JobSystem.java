@@ -113,6 +113,67 @@ public final class JobSystem implements AutoCloseable {
         scheduler.runBatch(priority, counter, jobs);
     }
 
+    /**
+     * Fork/join in one call, as ForkJoinPool's {@code invokeAll}: {@code jobs[1..]} are submitted at
+     * {@code priority}, {@code jobs[0]} runs right here on the calling thread (not queued: no node, no
+     * counter traffic), then the call waits for the others, running them itself unless another worker
+     * took them first. Cheaper than {@code runAll} plus {@code await} for the recursive split of a
+     * divide-and-conquer job, where the caller would only wait anyway.
+     *
+     * <pre>{@code
+     * void update(Node n) {
+     *     if (n.isLeaf()) { n.integrate(dt); return; }
+     *     jobs.runAndWait(Priority.FRAME, () -> update(n.left), () -> update(n.right));
+     * }
+     * }</pre>
+     *
+     * <p>The call returns, or throws, only after every job ended. If {@code jobs[0]} throws, that is what
+     * the call throws (a failure of another job added as suppressed); otherwise a failure of another job
+     * is thrown as {@link JobFailedException}, as {@link Counter#await()} does. The one exception to
+     * "after every job ended" is the calling job's own cancellation while it waits: it throws
+     * {@link JobCancelledException} at once, as {@code await} does, and the other jobs, which belong to
+     * its group, end on their own (a group cancel stops them too).
+     *
+     * @throws java.util.concurrent.RejectedExecutionException as {@link #run(Job)}; nothing then ran
+     */
+    public void runAndWait(Priority priority, Job... jobs) {
+        if (jobs == null || jobs.length == 0) {
+            if (jobs == null) {
+                throw new NullPointerException("jobs is null: pass the jobs to run, e.g. runAndWait(FRAME, a, b)");
+            }
+            return;
+        }
+        Counter others = new Counter("runAndWait");
+        scheduler.runBatch(priority, others, jobs, 1);   // checks every job and the priority first
+        Throwable firstFailure = null;
+        try {
+            jobs[0].run();
+        } catch (Throwable t) {
+            firstFailure = t;
+        }
+        try {
+            others.await();
+        } catch (RuntimeException othersFailure) {   // JobFailedException, or our own cancellation
+            if (firstFailure == null) {
+                throw othersFailure;
+            }
+            firstFailure.addSuppressed(othersFailure);
+        }
+        if (firstFailure != null) {
+            throw sneaky(firstFailure);
+        }
+    }
+
+    /** {@link #runAndWait(Priority, Job...)} at NORMAL priority. */
+    public void runAndWait(Job... jobs) {
+        runAndWait(Priority.NORMAL, jobs);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <X extends Throwable> RuntimeException sneaky(Throwable t) throws X {
+        throw (X) t;                  // a job may throw checked exceptions (Job.run throws Exception)
+    }
+
     /** Submits a value-returning job at NORMAL priority. */
     public <T> JobHandle<T> submit(Callable<T> callable) {
         return scheduler.submit(Priority.NORMAL, null, callable, null, null);

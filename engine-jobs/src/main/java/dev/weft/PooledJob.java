@@ -9,6 +9,7 @@ package dev.weft;
 final class PooledJob extends JobNode {
     Job job;
     Worker home;     // the worker whose free list this node belongs to (null: made outside the workers)
+    OutsideNodes outsideHome;   // made outside the workers: the thread whose nodes it comes back to
 
     @Override
     boolean tryStart() {
@@ -23,7 +24,7 @@ final class PooledJob extends JobNode {
 
     @Override
     void complete(Scheduler s, Throwable failure, boolean cancelled) {
-        completeCounter(s, failure);
+        completeCounter(s, failure, !cancelled);
     }
 
     @Override
@@ -32,6 +33,8 @@ final class PooledJob extends JobNode {
         resetForReuse();
         if (home != null) {
             w.giveBack(this, home, false);
+        } else if (outsideHome != null) {
+            w.giveBackOutside(this);
         }
     }
 

@@ -37,7 +37,7 @@ final class RangeNode extends JobNode {
 
     @Override
     void complete(Scheduler s, Throwable failure, boolean cancelled) {
-        completeCounter(s, failure);
+        completeCounter(s, failure, !cancelled);
     }
 
     @Override

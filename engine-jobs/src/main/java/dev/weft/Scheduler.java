@@ -171,7 +171,15 @@ final class Scheduler {
 
     /** A recycled fire-and-forget node of worker {@code w} (null: outside the workers), or a new one. */
     private static PooledJob pooledJob(Worker w) {
-        PooledJob j = w != null ? (PooledJob) w.takeFree(w.freeJobs, w.returnedJobs) : null;
+        if (w == null) {
+            // A platform thread keeps its nodes; a virtual thread may live for one job (a Weft fiber of
+            // another system even drops its ThreadLocals after each job), so it allocates the node.
+            if (Thread.currentThread().isVirtual()) {
+                return new PooledJob();
+            }
+            return OutsideNodes.ofCurrentThread().take();
+        }
+        PooledJob j = (PooledJob) w.takeFree(w.freeJobs, w.returnedJobs);
         if (j == null) {
             j = new PooledJob();
             j.home = w;
@@ -181,6 +189,11 @@ final class Scheduler {
 
     /** Submits several jobs with one counter: one atomic add for the batch, one wake-up at most. */
     void runBatch(Priority priority, Counter counter, Job[] batch) {
+        runBatch(priority, counter, batch, 0);
+    }
+
+    /** {@link #runBatch(Priority, Counter, Job[])} of {@code batch[from..]} (checked whole by the caller). */
+    void runBatch(Priority priority, Counter counter, Job[] batch, int from) {
         if (priority == null || batch == null) {
             throw new NullPointerException("priority and jobs must not be null");
         }
@@ -189,19 +202,26 @@ final class Scheduler {
                 throw new NullPointerException("a job in the batch is null (none of the batch was submitted)");
             }
         }
+        if (from >= batch.length) {
+            return;
+        }
         Worker w = Worker.current(this);
         if (w == null || runState >= STOPPING) {
-            for (Job job : batch) {
-                run(priority, null, job, counter, null);    // the outside path admits each job
+            for (int i = from; i < batch.length; i++) {
+                run(priority, null, batch[i], counter, null);    // the outside path admits each job
             }
             return;
         }
         if (counter != null) {
-            counter.add(batch.length);
+            if (counter.helpScheduler != this && waitingHelp != null) {
+                counter.helpScheduler = this;
+            }
+            counter.add(batch.length - from);
         }
         JobGroup group = inheritedGroup(w);
         boolean wasEmpty = false;
-        for (Job job : batch) {
+        for (int i = from; i < batch.length; i++) {
+            Job job = batch[i];
             PooledJob j = pooledJob(w);
             j.job = job;
             j.priority = priority.ordinal();

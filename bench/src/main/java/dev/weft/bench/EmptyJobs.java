@@ -39,12 +39,16 @@ public class EmptyJobs {
     @Param({"thread", "job"})
     public String submitter;
 
+    /** Worker threads (Weft, fork-join); 2 by default. {@code -p workers=1,2,4,8} for the scaling run. */
+    @Param({"2"})
+    public int workers = 2;
+
     private SchedulerUnderTest scheduler;
     private boolean fromJob;
 
     @Setup
     public void setUp() {
-        scheduler = Schedulers.create(system, 2);
+        scheduler = Schedulers.create(system, workers);
         fromJob = fromJob(submitter);
     }
 

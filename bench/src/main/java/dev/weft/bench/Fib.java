@@ -23,7 +23,11 @@ import org.openjdk.jmh.annotations.TearDown;
  * <p>{@code style=handle}, fork/join as a game programmer writes it with result handles: submit the
  * first child, compute the second on the spot, join the first ({@code jobs.submit} and
  * {@code JobHandle.join} on Weft, {@code fork}/{@code join} on fork-join, a virtual thread and
- * {@code Thread.join}). Weft's target: handle style at most 1.5× counter style in the same run.
+ * {@code Thread.join}). Weft's target: handle style at most 1.5× fork-join's in the same run.
+ *
+ * <p>{@code style=fork}: the explicit fork/join call, one child run on the spot and the other as a job
+ * ({@code jobs.runAndWait(a, b)} on Weft; fork-join's {@code invokeAll}, the same code as its counter
+ * style; virtual threads as in counter style, having no such call).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -36,14 +40,18 @@ public class Fib {
     @Param({"weft", "forkjoin", "vthreads"})
     public String system;
 
-    @Param({"counter", "handle"})
+    @Param({"counter", "handle", "fork"})
     public String style = "counter";
+
+    /** Worker threads (Weft, fork-join); 2 by default. {@code -p workers=1,2,4,8} for the scaling run. */
+    @Param({"2"})
+    public int workers = 2;
 
     private SchedulerUnderTest scheduler;
 
     @Setup
     public void setUp() {
-        scheduler = Schedulers.create(system, 2);
+        scheduler = Schedulers.create(system, workers);
         int check = fib();
         if (check != EXPECTED) {
             throw new IllegalStateException(system + ": fib(" + N + ") = " + check + ", expected " + EXPECTED);
@@ -57,6 +65,10 @@ public class Fib {
 
     @Benchmark
     public int fib() {
-        return "handle".equals(style) ? scheduler.fibHandles(N) : scheduler.fib(N);
+        return switch (style) {
+            case "handle" -> scheduler.fibHandles(N);
+            case "fork" -> scheduler.fibFork(N);
+            default -> scheduler.fib(N);
+        };
     }
 }

@@ -34,6 +34,15 @@ public interface SchedulerUnderTest extends AutoCloseable {
     int fibHandles(int n);
 
     /**
+     * fib(n) with the system's explicit fork/join call: run one child here, the other as a job, wait
+     * (Weft's {@code runAndWait}). Systems without one use what {@link #fib} uses: fork-join's
+     * {@code fib} already is {@code invokeAll}, which is that call.
+     */
+    default int fibFork(int n) {
+        return fib(n);
+    }
+
+    /**
      * Runs two jobs that hand a token back and forth {@code rounds} times (one round = there and back);
      * returns once both have finished.
      */

@@ -18,6 +18,7 @@ import dev.weft.JobSystem;
  *   <li>{@link #fib}: the root is a {@code submit}ted job; every node runs two children with one new
  *       counter and awaits it, parking its fiber.</li>
  *   <li>{@link #fibHandles}: every node submits one child, computes the other, and joins the handle.</li>
+ *   <li>{@link #fibFork}: every node calls {@code jobs.runAndWait(a, b)}: a runs on the spot, b as a job.</li>
  *   <li>{@link #pingPong}: two jobs and two counters, {@code aMayGo} (starts at 0) and {@code bMayGo}
  *       (starts at 1). Each side awaits its own counter, re-arms it with {@code add(1)}, then releases
  *       the other with {@code decrement()}. Both waits park a fiber: this is Weft's wait/resume.</li>
@@ -82,6 +83,20 @@ final class WeftScheduler implements SchedulerUnderTest {
         JobHandle<Integer> a = jobs.submit(() -> fibHandleNode(n - 1));
         int b = fibHandleNode(n - 2);
         return a.join() + b;                    // runs a right here unless another worker stole it
+    }
+
+    @Override
+    public int fibFork(int n) {
+        return jobs.submit(() -> fibForkNode(n)).join();
+    }
+
+    private int fibForkNode(int n) {
+        if (n < 2) {
+            return n;
+        }
+        int[] r = new int[2];
+        jobs.runAndWait(() -> r[0] = fibForkNode(n - 1), () -> r[1] = fibForkNode(n - 2));
+        return r[0] + r[1];                     // the wait orders the job's write before this read
     }
 
     private int fibNode(int n) {

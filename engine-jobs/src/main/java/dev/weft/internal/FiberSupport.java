@@ -106,10 +106,12 @@ public final class FiberSupport {
 
     /** Takes away {@code t}'s ThreadLocal maps (returned, to restore later) so a nested job sees none. */
     public static Object detachThreadLocals(Thread t) {
-        Object[] saved = {THREAD_LOCALS.get(t), INHERITABLE_THREAD_LOCALS.get(t)};
-        if (saved[0] == null && saved[1] == null) {
-            return null;
+        Object locals = THREAD_LOCALS.get(t);
+        Object inheritable = INHERITABLE_THREAD_LOCALS.get(t);
+        if (locals == null && inheritable == null) {
+            return null;                       // the common case allocates nothing, compiled or not
         }
+        Object[] saved = {locals, inheritable};
         THREAD_LOCALS.set(t, null);
         INHERITABLE_THREAD_LOCALS.set(t, null);
         return saved;

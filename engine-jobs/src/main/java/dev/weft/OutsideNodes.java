@@ -1,0 +1,51 @@
+package dev.weft;
+
+import java.util.ArrayDeque;
+import org.jctools.queues.MpscArrayQueue;
+
+/**
+ * The recycled fire-and-forget nodes of one thread that is not a worker (the game's main thread, an
+ * I/O thread): what lets {@code jobs.run(job, counter)} from outside allocate nothing in steady state,
+ * as it does from a job.
+ *
+ * <p>Ownership: {@link #free} belongs to the thread (reached only through its ThreadLocal). Workers that
+ * finished its nodes give them back in batches of {@value #BATCH} ({@link Worker#giveBackOutside}):
+ * one offer into {@link #returned} (MPSC: workers produce, the thread consumes) per batch, so a node
+ * costs no cross-core atomic of its own on the way home. The batch array is the only allocation, about
+ * 4 B per job. A node is reset by the worker before the offer (release) and reused by the thread after
+ * the poll (acquire). A full {@code returned} drops the batch: the nodes are garbage, nothing is lost.
+ */
+final class OutsideNodes {
+    static final int BATCH = 32;
+    private static final int MAX_FREE = Worker.MAX_FREE_NODES;   // as a worker keeps: a frame of in-flight jobs
+    private static final ThreadLocal<OutsideNodes> OF_THREAD = ThreadLocal.withInitial(OutsideNodes::new);
+
+    private final ArrayDeque<PooledJob> free = new ArrayDeque<>();
+    final MpscArrayQueue<PooledJob[]> returned = new MpscArrayQueue<>(MAX_FREE / BATCH);
+
+    /** The calling thread's nodes. */
+    static OutsideNodes ofCurrentThread() {
+        return OF_THREAD.get();
+    }
+
+    /** A recycled node, or a new one that comes home here when a worker finished it. */
+    PooledJob take() {
+        PooledJob j = free.poll();
+        if (j == null) {
+            PooledJob[] batch = returned.relaxedPoll();
+            if (batch != null) {
+                for (PooledJob n : batch) {
+                    if (n != null && free.size() < MAX_FREE) {
+                        free.push(n);
+                    }
+                }
+                j = free.poll();
+            }
+        }
+        if (j == null) {
+            j = new PooledJob();
+            j.outsideHome = this;
+        }
+        return j;
+    }
+}
