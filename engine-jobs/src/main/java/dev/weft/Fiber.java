@@ -323,7 +323,9 @@ final class Fiber implements Executor, Runnable {
         if (worker().seededChoices != null) {
             return;                          // deterministic mode: the seeded picker chooses every job
         }
-        while (counter.value() > target) {
+        // The value less what our own worker holds back (§13) is what the value will be after our flush:
+        // still >= the jobs not yet ended, so stopping at the target never stops early.
+        while (counter.value() - worker().heldFor(counter) > target) {
             JobNode j = worker().popLocalJobOf(counter, this);
             if (j == null) {
                 return;

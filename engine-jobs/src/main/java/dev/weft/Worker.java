@@ -218,6 +218,11 @@ final class Worker extends WorkerLayout.PadAfterParkState {
         }
     }
 
+    /** Decrements of {@code c} this worker holds back now (0 for any other counter). */
+    int heldFor(Counter c) {
+        return heldCounter == c ? heldEnded : 0;
+    }
+
     /** Before a top-level job of {@code counter} starts here: a held counter of another is flushed. */
     void beforeJob(Counter counter) {
         if (heldCounter != null && heldCounter != counter) {

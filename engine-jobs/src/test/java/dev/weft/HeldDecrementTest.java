@@ -133,4 +133,21 @@ class HeldDecrementTest {
             assertTrue(spinnerSawIt.get(), "the no-op's decrement stayed held while its worker ran the spinner");
         }
     }
+
+    /** A fiber waiting for a target above zero helps only until the target is reached, held decrements counted. */
+    @Test
+    void aWaitForATargetAboveZeroStopsHelpingAtTheTarget() {
+        try (JobSystem jobs = TestSupport.workersOnly(1)) {
+            Counter c = new Counter("ten");
+            long left = TestSupport.join(jobs.submit(() -> {
+                for (int i = 0; i < 10; i++) {
+                    jobs.run(() -> { }, c);
+                }
+                c.await(4);                       // the only worker is ours: we run six, then stop
+                return c.value();
+            }));
+            assertEquals(4, left, "the wait ran more of its counter's jobs than it needed");
+            TestSupport.await(c);
+        }
+    }
 }
