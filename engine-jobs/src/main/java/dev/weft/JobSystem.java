@@ -137,10 +137,10 @@ public final class JobSystem implements AutoCloseable {
      * @throws java.util.concurrent.RejectedExecutionException as {@link #run(Job)}; nothing then ran
      */
     public void runAndWait(Priority priority, Job... jobs) {
-        if (jobs == null || jobs.length == 0) {
-            if (jobs == null) {
-                throw new NullPointerException("jobs is null: pass the jobs to run, e.g. runAndWait(FRAME, a, b)");
-            }
+        if (jobs == null) {
+            throw new NullPointerException("jobs is null: pass the jobs to run, e.g. runAndWait(FRAME, a, b)");
+        }
+        if (jobs.length == 0) {
             return;
         }
         Counter others = new Counter("runAndWait");

@@ -213,9 +213,7 @@ final class Scheduler {
             return;
         }
         if (counter != null) {
-            if (counter.helpScheduler != this && waitingHelp != null) {
-                counter.helpScheduler = this;
-            }
+            noteHelpScheduler(counter);
             counter.add(batch.length - from);
         }
         JobGroup group = inheritedGroup(w);
@@ -335,9 +333,8 @@ final class Scheduler {
 
     /** The common path of every submission; {@code w} is the current worker or null. */
     private void submit(JobNode j, Worker w) {
-        Counter c = j.counter;
-        if (c != null && c.helpScheduler != this && waitingHelp != null) {
-            c.helpScheduler = this;                // where an outside waiter on it looks for jobs to run
+        if (j.counter != null) {
+            noteHelpScheduler(j.counter);
         }
         if (w != null) {
             if (runState >= STOPPING) {
@@ -378,6 +375,13 @@ final class Scheduler {
             signalWork(j.priority);
         } finally {
             externalSubmitters.decrementAndGet();
+        }
+    }
+
+    /** Where an outside waiter on {@code c} looks for jobs to run (WaitingHelp); written only when it changes. */
+    private void noteHelpScheduler(Counter c) {
+        if (c.helpScheduler != this && waitingHelp != null) {
+            c.helpScheduler = this;
         }
     }
 
