@@ -28,6 +28,10 @@ final class Fiber implements Executor, Runnable {
     private volatile Worker handoffTo;      // carrier that resumes us and wants us mounted right away
     volatile boolean idle;                  // parked in a worker's idle pool; cleared by that worker
     volatile boolean retire;                // set at termination: leave the loop and end the thread
+    // Set by this fiber just before its idle park; read and cleared by the carrier it parks on, after the
+    // unmount (Worker.mount), which then offers it to the idle pool. Plain: one thread (fiber, then its
+    // carrier). execute() clears it when the park did not hold (the JDK resubmits us on this carrier).
+    boolean poolAfterUnmount;
     JobNode firstJob;                       // handed over by the carrier with the resume
     JobNode currentJob;                     // innermost job on this fiber's stack
     // Where to queue this fiber when it becomes ready: the highest priority on its stack. Not what the
@@ -75,6 +79,7 @@ final class Fiber implements Executor, Runnable {
             scheduler.executeForeign(r);            // a virtual thread started inside a job inherits us
             return;
         }
+        poolAfterUnmount = false;                   // runnable again (a stale permit): not idle after all
         Worker w = handoffTo;
         if (w != null && Thread.currentThread() == w.thread) {
             handoffTo = null;
@@ -128,21 +133,24 @@ final class Fiber implements Executor, Runnable {
     }
 
     /**
-     * Parks in the idle pool until a worker wants us again; false means retire. A worker may take us
-     * from the pool before we have unmounted: its unpark then only sets our permit, {@code park}
-     * returns at once, and we run the job it handed us right here instead (it is not lost).
+     * Parks in the idle pool until a worker wants us again; false means retire. We do not offer
+     * ourselves: our carrier does, once we have really unmounted ({@link Worker#mount}, through
+     * {@link #poolAfterUnmount}). Offered earlier, a worker could take us while we were still mounted
+     * elsewhere: its unpark only set our permit, and the job it handed us ran late, behind whatever our
+     * old carrier ran first (CheckpointTest saw a FRAME job wait hundreds of checkpoints that way).
      */
     private boolean parkIdle() {
-        worker().flushHeld();               // mount() flushes too, but a worker may take us before we unmount
+        worker().flushHeld();               // mount() flushes too; nothing held back while we are idle
         if (retire) {
             return false;
         }
         idle = true;
         scheduler.fiberIdle();
-        scheduler.fibers.idleFibers.offer(this);
         while (idle && !retire) {
+            poolAfterUnmount = true;        // again after a park that returned on a stale permit
             LockSupport.park(this);
         }
+        poolAfterUnmount = false;           // leaving: a later park (a Counter wait) is not an idle one
         return !retire;
     }
 
@@ -151,9 +159,9 @@ final class Fiber implements Executor, Runnable {
         int p = job.priority;
         PriorityCaps caps = scheduler.caps;
         if (caps.isCapped(p)) {
-            // Normally the picker took the slot for this job. A job handed to us by a worker that took us
-            // from the idle pool before we unmounted runs here, on another worker: take it here, as
-            // overflow if we must (the job is in our hand; that worker gave its slot back).
+            // Normally the picker took the slot for this job on this worker. Should the job run on
+            // another worker than the one that took us (a guard: only unmounted fibers are pooled),
+            // take it here, as overflow if we must (the job is in our hand).
             Worker w = worker();
             if (!caps.take(w, p, false)) {
                 caps.take(w, p, true);

@@ -13,7 +13,7 @@ import org.jctools.queues.MpmcUnboundedXaddArrayQueue;
  *
  * <p>A fiber runs job after job inline, so a job that never waits costs no thread creation and no park.
  * When a job waits, its fiber parks and the worker's carrier loop mounts a ready fiber or takes an idle
- * one from {@link #idleFibers} (MPMC: a fiber returns itself from whichever worker it finished on) to go
+ * one from {@link #idleFibers} (MPMC: the carrier a fiber parked idle on returns it, after the unmount) to go
  * on with new jobs.
  */
 final class FiberPool {
@@ -34,6 +34,9 @@ final class FiberPool {
     /** Carrier side: start {@code job} on a pooled (or new) fiber, which becomes {@code w.next}. */
     void startOnFiber(Worker w, JobNode job) {
         Fiber f = idleFibers.poll();
+        // Only the carrier a fiber parked on pools it, after the unmount (Worker.mount): checked in tests.
+        assert f == null || f.thread.getState() == Thread.State.WAITING
+                : f.thread + " was pooled before it parked (only its carrier may pool it, after the unmount)";
         if (f == null) {
             f = newFiber(w);
             if (f == null) {
@@ -46,8 +49,8 @@ final class FiberPool {
         f.firstJob = job;                  // published to the fiber by resumeOn's unpark (or start)
         f.resumeOn(w);
         if (w.next != f && w.capHeld != 0) {
-            // The fiber had not unmounted yet: it runs the job on its own carrier, which takes the slot
-            // there (Fiber.runTopLevel). Ours was for the job in our hand, which is gone.
+            // A guard: pooled fibers have unmounted (Worker.mount), so the fiber lands in our next slot.
+            // Were it to run elsewhere, its carrier takes the slot there (Fiber.runTopLevel).
             scheduler.caps.releaseAll(w, w.capHeld);
         }
     }

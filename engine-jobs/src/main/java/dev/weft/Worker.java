@@ -317,6 +317,10 @@ final class Worker extends WorkerLayout.PadAfterParkState {
             f.continuation().run();
         } finally {
             mounted = null;
+            if (f.poolAfterUnmount) {            // it parked idle: only now may another worker take it
+                f.poolAfterUnmount = false;
+                scheduler.fibers.idleFibers.offer(f);
+            }
             flushHeld();                         // the fiber parked, yielded or ended: nothing held meanwhile
             if (capHeld != 0) {
                 // The fiber parked (or ended) holding capped slots: a parked fiber is nobody's. Our own

@@ -104,6 +104,9 @@ class CheckpointTest {
         assertEquals(0, jobs.stats().checkpointYields(), "BACKGROUND work must not make a NORMAL job yield");
     }
 
+    /** Rounds before the counted ones (see frameJobStartsWithinOneCheckpointInterval). */
+    private static final int WARM_UP_ROUNDS = 3;
+
     /**
      * Every worker is inside a long BACKGROUND job that checkpoints (all but one by overflow: nothing
      * else is queued). A FRAME job submitted from outside starts before some spinner passes its next
@@ -136,7 +139,10 @@ class CheckpointTest {
                 }, spinners);
             }
             assertTrue(allIn.await(30, TimeUnit.SECONDS), "every worker should be inside a spinner (overflow)");
-            for (int r = 0; r < rounds; r++) {
+            // The first rounds are not counted: a traced failing run (2 workers, round 0) showed the first
+            // slow-path checkpoints tens of microseconds slower than later ones (first execution of the
+            // scan and the yield in a loop compiled without them): warm-up, not scheduling.
+            for (int r = -WARM_UP_ROUNDS; r < rounds; r++) {
                 long[] before = new long[workers];
                 long[] atStart = new long[workers];
                 CountDownLatch started = new CountDownLatch(1);
@@ -155,7 +161,9 @@ class CheckpointTest {
                 for (int i = 0; i < workers; i++) {
                     min = Math.min(min, atStart[i] - before[i]);
                 }
-                worstDeltas.add(min);
+                if (r >= 0) {
+                    worstDeltas.add(min);
+                }
             }
           } finally {
             stop.set(true);                                   // even after a failed round: close() can end
