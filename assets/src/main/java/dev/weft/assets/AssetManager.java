@@ -322,6 +322,11 @@ public final class AssetManager implements AutoCloseable {
         }
     }
 
+    /** The ids with a live entry now (tests: which assets are still held). */
+    java.util.Set<AssetId> entryIds() {
+        return java.util.Set.copyOf(entries.keySet());
+    }
+
     String displayName(AssetId id) {
         return id.isPlaceholder() ? id.path() : io.source().displayName(id.path());
     }
