@@ -229,9 +229,11 @@ final class Fiber implements Executor, Runnable {
         JobNode outer = currentJob;
         int outerPriority = readyPriority;
         Object outerLocals = FiberSupport.detachThreadLocals(thread);
+        Object outerBindings = FiberSupport.detachScopedValues();   // a job of its own: sees none of ours
         job.enclosing = outer;
         Throwable failure = runBody(job, Math.min(outerPriority, job.priority));   // lower ordinal = higher
         job.enclosing = null;
+        FiberSupport.restoreScopedValues(outerBindings);
         FiberSupport.restoreThreadLocals(thread, outerLocals);
         currentJob = outer;
         readyPriority = outerPriority;

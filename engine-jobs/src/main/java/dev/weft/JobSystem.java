@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Callable;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
 import java.util.function.BiConsumer;
 
 /**
@@ -22,6 +24,11 @@ import java.util.function.BiConsumer;
  * }
  * }</pre>
  *
+ * <p>It is an {@link Executor}, so JDK code runs on it as it is: {@code CompletableFuture.supplyAsync(()
+ * -> decode(file), jobs)} runs the stage as a Weft job, on a fiber, where it may wait on counters and
+ * handles (parking, not blocking a worker). {@link #asExecutorService()} gives code that wants an
+ * {@link ExecutorService} a view with the JDK's lifecycle.
+ *
  * <p>Threading: every method may be called from any thread, except {@link #runMainThreadJobs} and
  * {@link #bindMainThread}, which belong to the thread that owns the window and GL context.
  *
@@ -29,7 +36,7 @@ import java.util.function.BiConsumer;
  * the class path, {@code --add-opens java.base/java.lang=dev.weft} on the module path. Without it
  * {@link #create()} and {@link Builder#build()} throw an {@link IllegalStateException} naming the flag.
  */
-public final class JobSystem implements AutoCloseable {
+public final class JobSystem implements Executor, AutoCloseable {
     /** Default stack size of a worker thread; fibers mount on it, so it bounds a job's recursion depth. */
     public static final long DEFAULT_WORKER_STACK_BYTES = 64L << 20;
 
@@ -82,6 +89,47 @@ public final class JobSystem implements AutoCloseable {
     /** Runs {@code job} at NORMAL priority; nobody waits for it (a failure goes to the uncaught handler). */
     public void run(Job job) {
         scheduler.run(Priority.NORMAL, null, job, null, null);
+    }
+
+    /**
+     * {@link Executor}: runs {@code command} as a fire-and-forget job at NORMAL priority, on a fiber
+     * (it may wait on counters and handles); a failure goes to the uncaught-failure handler
+     * ({@link Builder#onUncaughtFailure}). The same as {@link #run(Job)}.
+     *
+     * <pre>{@code
+     * CompletableFuture<Mesh> mesh = CompletableFuture
+     *         .supplyAsync(() -> Obj.parse(bytes), jobs)          // a Weft job
+     *         .thenApplyAsync(Mesh::optimize, jobs);              // another, when the first completes
+     * }</pre>
+     *
+     * @throws java.util.concurrent.RejectedExecutionException as {@link #run(Job)}
+     */
+    @Override
+    public void execute(Runnable command) {
+        Objects.requireNonNull(command, "command is null: pass the work to run");
+        scheduler.run(Priority.NORMAL, null, command::run, null, null);
+    }
+
+    /**
+     * A new {@link ExecutorService} view of this job system, for libraries written against the JDK: its
+     * tasks are NORMAL-priority jobs (on fibers, so they may wait on counters and handles), and its
+     * lifecycle is its own. {@code shutdown()} and {@code close()} on the view stop the view — refuse new
+     * tasks, then terminate once its tasks ended — never the job system, so a library may close what it
+     * was given. {@code shutdownNow()} returns the view's tasks that never started (they never will) and
+     * asks running ones to stop through Weft's cancellation ({@link Jobs#isCancelled()}, cancelled waits;
+     * threads are not interrupted). {@code Future.cancel} cancels the job if it has not started (true);
+     * a running one is asked to stop and the call returns false. {@code execute}'s failures go to the
+     * uncaught-failure handler; {@code submit}'s come out of {@code Future.get} as
+     * {@link java.util.concurrent.ExecutionException}.
+     *
+     * <pre>{@code
+     * try (ExecutorService pool = jobs.asExecutorService()) {     // close(): waits for the view's tasks
+     *     List<Future<Texture>> textures = pool.invokeAll(loadTasks);
+     * }                                                            // jobs still runs
+     * }</pre>
+     */
+    public ExecutorService asExecutorService() {
+        return new JobSystemExecutorService(scheduler, name() + "-executor-service");
     }
 
     /** Runs {@code job} at NORMAL priority and decrements {@code counter} when it ends. */

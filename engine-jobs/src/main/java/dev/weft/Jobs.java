@@ -16,6 +16,22 @@ import java.util.concurrent.RejectedExecutionException;
  *     }
  * });
  * }</pre>
+ *
+ * <h2>ThreadLocal and ScopedValue in jobs</h2>
+ * A job runs on a pooled fiber, so per-thread state follows the job, not the thread:
+ * <ul>
+ *   <li>A {@link ScopedValue} bound inside a job ({@code ScopedValue.where(K, v).run(...)}) is seen by
+ *       everything it calls, also after the job parks and resumes on another worker, and is gone when
+ *       the scope ends. The next job on the same fiber starts with no binding.</li>
+ *   <li>Bindings are <em>not</em> captured at submit: a job sees none of the submitting thread's or
+ *       submitting job's bindings, whether it runs on a worker, inline in a {@code join} on the joiner's
+ *       stack, or on a waiting thread's stack ({@link JobSystem.Builder#waitersHelp}); the joiner's or
+ *       waiter's own bindings are back when it returns. Pass what a job needs as captured variables, or
+ *       bind it inside the job. (StructuredTaskScope, which does capture, forks plain threads.)</li>
+ *   <li>Main-thread jobs ({@link JobSystem#onMainThread}) are the main thread's own code: they see its
+ *       ThreadLocals and bindings.</li>
+ *   <li>ThreadLocals set in a job are cleared when it ends; a job run inline sees none of the joiner's.</li>
+ * </ul>
  */
 public final class Jobs {
     private Jobs() {}

@@ -145,6 +145,7 @@ final class WaitingHelp {
         MainThreadMailbox mailbox = MainThreadMailbox.ownedByCurrentThread();
         JobHandle<?> mainJob = MainThreadMailbox.runningOnCurrentThread();
         Object ownLocals = FiberSupport.detachThreadLocals(me);
+        Object ownBindings = FiberSupport.detachScopedValues();   // nor the waiter's ScopedValue bindings
         MainThreadMailbox.keepOwnership(mailbox, mainJob);
         RUNNING_HERE.set(this);
         job.enclosing = outerJob;                       // a self-join through the stack is refused (JobHandle)
@@ -164,6 +165,7 @@ final class WaitingHelp {
             }
             runningJob = outerJob;
             job.enclosing = null;
+            FiberSupport.restoreScopedValues(ownBindings);
             FiberSupport.restoreThreadLocals(me, ownLocals);   // the job's map goes; ours (seat included) is back
         }
         job.finishRun(scheduler, failure);             // not a worker: counted as helped, not recycled

@@ -29,6 +29,11 @@ public final class FiberSupport {
     private static final VarHandle CARRIER;            // VirtualThread.carrierThread (volatile Thread)
     private static final VarHandle THREAD_LOCALS;      // Thread.threadLocals
     private static final VarHandle INHERITABLE_THREAD_LOCALS;
+    private static final VarHandle SCOPED_VALUE_BINDINGS;   // Thread.scopedValueBindings (Object)
+    private static final MethodHandle SET_SCOPED_VALUE_CACHE; // static Thread.setScopedValueCache(Object[])
+    private static final Object EMPTY_BINDINGS;        // ScopedValue.Snapshot.EMPTY_SNAPSHOT
+    // Thread.NEW_THREAD_BINDINGS: "nothing ever bound on this thread"; ScopedValue reads it as empty.
+    private static final Object NO_BINDINGS = Thread.class;
     private static final Throwable FAILURE;            // why the above could not be bound, or null
 
     static {
@@ -36,6 +41,9 @@ public final class FiberSupport {
         VarHandle carrier = null;
         VarHandle locals = null;
         VarHandle inheritable = null;
+        VarHandle bindings = null;
+        MethodHandle setCache = null;
+        Object emptyBindings = null;
         Throwable failure = null;
         try {
             Class<?> builder = Class.forName("java.lang.ThreadBuilders$VirtualThreadBuilder");
@@ -49,6 +57,12 @@ public final class FiberSupport {
                     .findVarHandle(virtualThread, "carrierThread", Thread.class);
             locals = lookup.findVarHandle(Thread.class, "threadLocals", localsMap);
             inheritable = lookup.findVarHandle(Thread.class, "inheritableThreadLocals", localsMap);
+            bindings = lookup.findVarHandle(Thread.class, "scopedValueBindings", Object.class);
+            setCache = lookup.findStatic(Thread.class, "setScopedValueCache",
+                    MethodType.methodType(void.class, Object[].class));
+            Class<?> snapshot = Class.forName("java.lang.ScopedValue$Snapshot");
+            emptyBindings = MethodHandles.privateLookupIn(snapshot, MethodHandles.lookup())
+                    .findStaticVarHandle(snapshot, "EMPTY_SNAPSHOT", snapshot).get();
         } catch (ReflectiveOperationException | RuntimeException e) {
             failure = e;   // IllegalAccessException / InaccessibleObjectException without the flag
         }
@@ -56,6 +70,9 @@ public final class FiberSupport {
         CARRIER = carrier;
         THREAD_LOCALS = locals;
         INHERITABLE_THREAD_LOCALS = inheritable;
+        SCOPED_VALUE_BINDINGS = bindings;
+        SET_SCOPED_VALUE_CACHE = setCache;
+        EMPTY_BINDINGS = emptyBindings;
         FAILURE = failure;
     }
 
@@ -126,5 +143,41 @@ public final class FiberSupport {
         Object[] maps = (Object[]) saved;
         THREAD_LOCALS.set(t, maps[0]);
         INHERITABLE_THREAD_LOCALS.set(t, maps[1]);
+    }
+
+    /**
+     * Hides the current thread's ScopedValue bindings from a job about to run nested on its stack (inline
+     * help, a waiting thread's help, a main-thread job): the job sees none, as it would on a fiber of its
+     * own. Returns what to give {@link #restoreScopedValues}. Only the current thread may call this: the
+     * bindings field and the JDK's per-thread ScopedValue cache are both the current thread's, and the
+     * cache must be dropped with every switch or {@code ScopedValue.get} would answer from it.
+     */
+    public static Object detachScopedValues() {
+        Thread me = Thread.currentThread();
+        Object bound = SCOPED_VALUE_BINDINGS.get(me);
+        if (bound == NO_BINDINGS || bound == EMPTY_BINDINGS) {
+            return bound;                      // nothing bound (the common case): nothing to hide, no cache flush
+        }
+        SCOPED_VALUE_BINDINGS.set(me, NO_BINDINGS);
+        dropScopedValueCache();
+        return bound;
+    }
+
+    /** Puts back the bindings {@link #detachScopedValues} hid; what the nested job bound is gone by now. */
+    public static void restoreScopedValues(Object saved) {
+        Thread me = Thread.currentThread();
+        if (saved == NO_BINDINGS || saved == EMPTY_BINDINGS) {
+            return;                            // nothing was hidden; a binding the job made was undone by its own scope
+        }
+        SCOPED_VALUE_BINDINGS.set(me, saved);
+        dropScopedValueCache();
+    }
+
+    private static void dropScopedValueCache() {
+        try {
+            SET_SCOPED_VALUE_CACHE.invokeExact((Object[]) null);
+        } catch (Throwable t) {
+            throw new IllegalStateException("cannot reset the JDK's ScopedValue cache", t);
+        }
     }
 }

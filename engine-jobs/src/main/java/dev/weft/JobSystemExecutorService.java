@@ -1,0 +1,221 @@
+package dev.weft;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.AbstractExecutorService;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * {@link JobSystem#asExecutorService()}: an {@link java.util.concurrent.ExecutorService} whose tasks are
+ * NORMAL-priority Weft jobs, with a lifecycle of its own. Its {@code shutdown} stops this view, never the
+ * job system: a library given the view may shut it down in its own {@code close()} while the game's
+ * frames go on.
+ *
+ * <p>Bookkeeping per task (an entry in {@link #live}, the {@link #pending} counter, one
+ * {@code CompletableFuture} callback) is the price of the JDK's lifecycle; the job system's own
+ * {@code run}/{@code submit} pay none of it. No lock: {@code live} is a concurrent set, {@code pending} a
+ * Counter this class adds to and subtracts from itself (so a failed task records no failure on it and
+ * {@link #awaitTermination} never throws one).
+ */
+final class JobSystemExecutorService extends AbstractExecutorService {
+    private final Scheduler scheduler;
+    private final JobGroup group;                                // shutdownNow asks running tasks to stop
+    // Tasks not ended yet, with their submission order and what shutdownNow returns for them (null for
+    // a Callable, which has no Runnable to return).
+    private final ConcurrentHashMap<JobHandle<?>, Task> live = new ConcurrentHashMap<>();
+    private final AtomicLong submitted = new AtomicLong();
+    private final Counter pending = new Counter("executor-service tasks");
+    private volatile boolean shutdown;
+
+    JobSystemExecutorService(Scheduler scheduler, String name) {
+        this.scheduler = scheduler;
+        this.group = new JobGroup(scheduler, name);
+    }
+
+    @Override
+    public void execute(Runnable command) {
+        Objects.requireNonNull(command, "command is null: pass the task to run");
+        start(command, () -> {
+            command.run();
+            return null;
+        }, true);
+    }
+
+    @Override
+    public <T> Future<T> submit(Callable<T> task) {
+        Objects.requireNonNull(task, "task is null: pass the task to run");
+        return new HandleFuture<>(start(null, task, false));
+    }
+
+    @Override
+    public Future<?> submit(Runnable task) {
+        Objects.requireNonNull(task, "task is null: pass the task to run");
+        return new HandleFuture<>(start(task, () -> {
+            task.run();
+            return null;
+        }, false));
+    }
+
+    @Override
+    public <T> Future<T> submit(Runnable task, T result) {
+        Objects.requireNonNull(task, "task is null: pass the task to run");
+        return new HandleFuture<>(start(task, () -> {
+            task.run();
+            return result;
+        }, false));
+    }
+
+    /**
+     * Submits one task. {@code pending} goes up before the shutdown check is read, so a shutdown that
+     * reads {@code pending == 0} afterwards cannot miss a task that got past the check (both volatile).
+     */
+    private <T> JobHandle<T> start(Runnable original, Callable<T> body, boolean reportFailure) {
+        pending.add(1);
+        if (shutdown) {
+            pending.decrement();
+            throw new RejectedExecutionException("task refused: this ExecutorService view of job system '"
+                    + scheduler.name() + "' was shut down (the job system itself still runs; submit to it, "
+                    + "or to a new asExecutorService() view)");
+        }
+        JobHandle<T> h;
+        try {
+            h = scheduler.submit(Priority.NORMAL, null, body, null, group);
+        } catch (RuntimeException refused) {          // the job system itself is closing or stopped
+            pending.decrement();
+            throw refused;
+        }
+        live.put(h, new Task(submitted.getAndIncrement(), original));
+        h.toCompletableFuture().whenComplete((value, failure) -> ended(h, failure, reportFailure));
+        return h;
+    }
+
+    /** Runs once per task, on the thread that completed it (or here, if it ended before we got there). */
+    private void ended(JobHandle<?> h, Throwable failure, boolean reportFailure) {
+        live.remove(h);
+        if (reportFailure && failure != null && !(failure instanceof JobCancelledException)) {
+            Throwable cause = failure instanceof JobFailedException f && f.getCause() != null ? f.getCause() : failure;
+            scheduler.uncaughtFailureHandler.accept(h.name(), cause);   // nobody holds a Future for execute()
+        }
+        pending.decrement();
+    }
+
+    @Override
+    public void shutdown() {
+        shutdown = true;
+    }
+
+    /**
+     * Shuts down, cancels every task of this view that has not started (returned, never run), and asks
+     * the running ones to stop the Weft way: {@link Jobs#isCancelled()} turns true in them and in the jobs
+     * they submitted, and a wait they are parked in throws {@link JobCancelledException}. Threads are not
+     * interrupted: a Weft fiber serves many jobs.
+     */
+    @Override
+    public List<Runnable> shutdownNow() {
+        shutdown = true;
+        List<Map.Entry<JobHandle<?>, Task>> tasks = new ArrayList<>(live.entrySet());
+        tasks.sort(Comparator.comparingLong(e -> e.getValue().order()));   // in submission order, as the JDK's pools
+        List<Runnable> neverRan = new ArrayList<>();
+        for (Map.Entry<JobHandle<?>, Task> e : tasks) {
+            Runnable original = e.getValue().original();
+            if (e.getKey().cancel() && original != null) {
+                neverRan.add(original);
+            }
+        }
+        group.cancel();
+        return neverRan;
+    }
+
+    @Override
+    public boolean isShutdown() {
+        return shutdown;
+    }
+
+    @Override
+    public boolean isTerminated() {
+        return shutdown && pending.isDone();
+    }
+
+    @Override
+    public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
+        long deadline = System.nanoTime() + unit.toNanos(timeout);
+        for (;;) {
+            if (isTerminated()) {
+                return true;
+            }
+            long remaining = deadline - System.nanoTime();
+            if (remaining <= 0) {
+                return false;
+            }
+            if (Thread.interrupted()) {
+                throw new InterruptedException("awaitTermination interrupted");
+            }
+            if (shutdown) {
+                pending.await(Duration.ofNanos(remaining));   // timed: sleeps, never runs a job here
+            } else {
+                TimeUnit.NANOSECONDS.sleep(Math.min(remaining, 1_000_000L));   // not shut down: poll
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "ExecutorService[" + scheduler.name() + (shutdown ? ", shut down" : "") + ", " + pending.value()
+                + " tasks pending]";
+    }
+
+    private record Task(long order, Runnable original) {}
+
+    /** The JDK's {@link Future} over a job handle: cancel cancels the job, failures come as ExecutionException. */
+    private record HandleFuture<T>(JobHandle<T> handle) implements Future<T> {
+        /** True if the task had not started: it never will. A running task is asked to stop and this returns false. */
+        @Override
+        public boolean cancel(boolean mayInterruptIfRunning) {
+            return handle.cancel();
+        }
+
+        @Override
+        public boolean isCancelled() {
+            return handle.isCancelled();
+        }
+
+        @Override
+        public boolean isDone() {
+            return handle.isDone();
+        }
+
+        @Override
+        public T get() throws ExecutionException {
+            try {
+                return handle.join();
+            } catch (JobFailedException f) {
+                throw new ExecutionException(f.getCause());
+            } catch (JobCancelledException c) {
+                throw (CancellationException) new CancellationException(c.getMessage()).initCause(c);
+            }
+        }
+
+        @Override
+        public T get(long timeout, TimeUnit unit) throws ExecutionException, TimeoutException {
+            try {
+                return handle.join(Duration.ofNanos(unit.toNanos(timeout)));
+            } catch (JobFailedException f) {
+                throw new ExecutionException(f.getCause());
+            } catch (JobCancelledException c) {
+                throw (CancellationException) new CancellationException(c.getMessage()).initCause(c);
+            }
+        }
+    }
+}

@@ -1,0 +1,188 @@
+package dev.weft;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The JDK's interfaces: {@link JobSystem} as an Executor, {@link JobSystem#asExecutorService()}, CompletableFuture. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class ExecutorTest {
+
+    @Test
+    void executeRunsTheCommandAsAJobOnAFiberAndSendsItsFailureToTheUncaughtHandler() {
+        AtomicReference<Throwable> reported = new AtomicReference<>();
+        AtomicReference<String> reportedName = new AtomicReference<>();
+        try (JobSystem jobs = JobSystem.builder().workers(2)
+                .onUncaughtFailure((name, t) -> { reportedName.set(name); reported.set(t); }).build()) {
+            AtomicBoolean onFiber = new AtomicBoolean();
+            Counter ran = new Counter("ran");
+            ran.add(1);
+            jobs.execute(() -> { onFiber.set(Jobs.inFiber() && Jobs.workerIndex() >= 0); ran.decrement(); });
+            TestSupport.await(ran);
+            assertTrue(onFiber.get(), "execute() did not run the command on a Weft fiber");
+
+            IllegalStateException boom = new IllegalStateException("boom");
+            jobs.execute(() -> { throw boom; });
+            TestSupport.eventually("the failure reaches the uncaught-failure handler", () -> reported.get() != null);
+            assertSame(boom, reported.get());
+        }
+    }
+
+    @Test
+    void executeAfterCloseIsRefused() {
+        JobSystem jobs = TestSupport.system(1);
+        jobs.close();
+        RejectedExecutionException e = assertThrows(RejectedExecutionException.class, () -> jobs.execute(() -> {}));
+        assertTrue(e.getMessage().contains("refused"), e.getMessage());
+    }
+
+    /**
+     * One worker: the first stage waits on a counter that only a job submitted after it can decrement. A
+     * stage that blocked its worker would deadlock; a stage on a fiber parks, and the worker runs the job.
+     */
+    @Test
+    void completableFutureStagesRunOnFibersAndMayWaitOnCounters() {
+        try (JobSystem jobs = JobSystem.builder().workers(1).waitersHelp(false).build()) {
+            Counter gate = new Counter("gate");
+            gate.add(1);
+            CompletableFuture<String> stages = CompletableFuture
+                    .supplyAsync(() -> {
+                        jobs.run(Priority.NORMAL, "opens the gate", gate::decrement, null);
+                        gate.await();                                  // parks this stage's fiber
+                        return Jobs.inFiber() ? "first on a fiber" : "first NOT on a fiber";
+                    }, jobs)
+                    .thenApplyAsync(s -> s + ", second " + (Jobs.inFiber() ? "on a fiber" : "NOT on a fiber"), jobs);
+            assertEquals("first on a fiber, second on a fiber", stages.orTimeout(30, TimeUnit.SECONDS).join());
+            assertTrue(jobs.stats().toString().length() > 0);
+        }
+    }
+
+    @Test
+    void aCompletableFutureJoinedInsideAJobParksItsFiberInsteadOfBlockingTheWorker() {
+        try (JobSystem jobs = JobSystem.builder().workers(1).waitersHelp(false).build()) {
+            CompletableFuture<Integer> later = new CompletableFuture<>();
+            JobHandle<Integer> waiter = jobs.submit(() -> later.join() + 1);   // parks the fiber
+            jobs.submit(() -> later.complete(41));                             // needs the only worker
+            assertEquals(42, TestSupport.join(waiter));
+        }
+    }
+
+    @Test
+    void theViewsShutdownStopsTheViewNotTheJobSystem() throws Exception {
+        try (JobSystem jobs = TestSupport.system(2)) {
+            ExecutorService pool = jobs.asExecutorService();
+            AtomicInteger ran = new AtomicInteger();
+            List<Future<Integer>> results = pool.invokeAll(List.<Callable<Integer>>of(
+                    () -> { ran.incrementAndGet(); return 1; }, () -> { ran.incrementAndGet(); return 2; }));
+            assertEquals(1, results.get(0).get());
+            assertEquals(2, results.get(1).get());
+            pool.shutdown();
+            assertTrue(pool.isShutdown());
+            assertTrue(pool.awaitTermination(30, TimeUnit.SECONDS));
+            assertTrue(pool.isTerminated());
+            RejectedExecutionException refused = assertThrows(RejectedExecutionException.class,
+                    () -> pool.submit(() -> 3));
+            assertTrue(refused.getMessage().contains("view"), refused.getMessage());
+            assertEquals(7, TestSupport.join(jobs.submit(() -> 7)), "the job system must still run");
+            assertFalse(jobs.isTerminated());
+            try (ExecutorService second = jobs.asExecutorService()) {   // a new view works
+                assertEquals(5, second.submit(() -> 5).get(30, TimeUnit.SECONDS));
+            }
+        }
+    }
+
+    @Test
+    void awaitTerminationWaitsForRunningTasksAndCloseWaitsToo() throws Exception {
+        try (JobSystem jobs = TestSupport.system(2)) {
+            ExecutorService pool = jobs.asExecutorService();
+            CompletableFuture<Void> release = new CompletableFuture<>();
+            AtomicBoolean finished = new AtomicBoolean();
+            pool.execute(() -> { release.join(); finished.set(true); });
+            pool.shutdown();
+            assertFalse(pool.awaitTermination(50, TimeUnit.MILLISECONDS), "terminated with a task still running");
+            assertFalse(pool.isTerminated());
+            release.complete(null);
+            assertTrue(pool.awaitTermination(30, TimeUnit.SECONDS));
+            assertTrue(finished.get());
+
+            ExecutorService closing = jobs.asExecutorService();
+            AtomicBoolean closedAfterTask = new AtomicBoolean();
+            CompletableFuture<Void> go = new CompletableFuture<>();
+            closing.execute(() -> { go.join(); closedAfterTask.set(true); });
+            jobs.execute(() -> go.complete(null));
+            closing.close();                                   // ExecutorService.close: shutdown + wait
+            assertTrue(closedAfterTask.get(), "close() returned before the view's task ended");
+        }
+    }
+
+    /** One busy worker keeps the rest queued: shutdownNow returns exactly those, and none of them runs. */
+    @Test
+    void shutdownNowReturnsTheTasksThatNeverStartedAndAsksRunningOnesToStop() throws Exception {
+        try (JobSystem jobs = JobSystem.builder().workers(1).waitersHelp(false).build()) {
+            ExecutorService pool = jobs.asExecutorService();
+            AtomicBoolean started = new AtomicBoolean();
+            AtomicBoolean sawCancel = new AtomicBoolean();
+            pool.execute(() -> {
+                started.set(true);
+                while (!Jobs.isCancelled()) {
+                    Thread.onSpinWait();                       // holds the only worker (no park)
+                }
+                sawCancel.set(true);
+            });
+            TestSupport.eventually("the first task started", started::get);
+            AtomicInteger queuedRan = new AtomicInteger();
+            Runnable[] queued = new Runnable[5];
+            for (int i = 0; i < queued.length; i++) {
+                queued[i] = queuedRan::incrementAndGet;
+                pool.execute(queued[i]);
+            }
+            List<Runnable> neverRan = pool.shutdownNow();
+            assertEquals(List.of(queued), neverRan);
+            assertTrue(pool.awaitTermination(30, TimeUnit.SECONDS));
+            assertTrue(sawCancel.get(), "the running task did not see Jobs.isCancelled()");
+            assertEquals(0, queuedRan.get(), "a task shutdownNow returned ran anyway");
+        }
+    }
+
+    @Test
+    void futuresReportFailureAsExecutionExceptionAndCancelBeforeStart() throws Exception {
+        try (JobSystem jobs = JobSystem.builder().workers(1).waitersHelp(false).build()) {
+            ExecutorService pool = jobs.asExecutorService();
+            IllegalArgumentException boom = new IllegalArgumentException("bad input");
+            Future<Object> failed = pool.submit(() -> { throw boom; });
+            ExecutionException e = assertThrows(ExecutionException.class, () -> failed.get(30, TimeUnit.SECONDS));
+            assertSame(boom, e.getCause());
+
+            AtomicBoolean release = new AtomicBoolean();
+            pool.execute(() -> { while (!release.get()) { Thread.onSpinWait(); } });
+            AtomicBoolean cancelledRan = new AtomicBoolean();
+            Future<?> queued = pool.submit(() -> cancelledRan.set(true));
+            assertTrue(queued.cancel(false), "a task that had not started must be cancellable");
+            assertTrue(queued.isCancelled());
+            assertTrue(queued.isDone());
+            assertInstanceOf(CancellationException.class, assertThrows(CancellationException.class, queued::get));
+            release.set(true);
+            pool.shutdown();
+            assertTrue(pool.awaitTermination(30, TimeUnit.SECONDS));
+            assertFalse(cancelledRan.get());
+        }
+    }
+}
