@@ -236,6 +236,25 @@ public final class Counter {
         return "Counter[" + name() + " = " + value() + "]";
     }
 
+    /**
+     * Runs {@code action} once when the value is zero: at once, on this thread, if it is zero now; else on
+     * the thread whose decrement takes it there. Nothing parks. The same register-then-re-check protocol
+     * as {@link #awaitSlow}: push, then re-read the value; a decrementer that went first is seen by the
+     * re-read, one that goes after sees the node, and the node's fire CAS lets only one of them run it.
+     * ({@code maxWaitTarget} is never below zero, so every decrement to zero walks the stack.)
+     */
+    void whenZero(Runnable action) {
+        if ((int) state == 0) {
+            action.run();
+            return;
+        }
+        WaitNode node = new WaitNode(action, 0, this, epochOf(state));
+        push(node);
+        if ((int) state == 0) {
+            node.fire();
+        }
+    }
+
     /** A job of this counter ended (ran, failed or was cancelled): record the failure, then decrement. */
     void jobEnded(JobNode job, Throwable cause) {
         if (cause != null) {

@@ -65,6 +65,16 @@ public final class JobGroup {
         return scheduler.submit(Priority.NORMAL, null, callable, null, this);
     }
 
+    /** Jobs of this group to start when these counters reach zero; see {@link Prerequisites}. */
+    public Prerequisites after(Counter... counters) {
+        return Prerequisites.ofCounters(scheduler, this, counters);
+    }
+
+    /** Jobs of this group to start when these jobs have ended; see {@link Prerequisites}. */
+    public Prerequisites after(JobHandle<?>... handles) {
+        return Prerequisites.ofHandles(scheduler, this, handles);
+    }
+
     @Override
     public String toString() {
         return "JobGroup[" + name + (cancelled ? ", cancelled]" : "]");

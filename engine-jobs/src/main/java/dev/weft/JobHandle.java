@@ -217,6 +217,16 @@ public final class JobHandle<T> extends JobNode {
         return callableType.getName();
     }
 
+    /** The counter that reaches zero when this job ends (a prerequisite's completion, {@link Prerequisites}). */
+    Counter doneCounter() {
+        return done;
+    }
+
+    /** What the job threw, once it ended (published by the decrement of {@link #doneCounter()}); or null. */
+    Throwable failureCause() {
+        return failure;
+    }
+
     /** On a fiber: runs this job right here if it has not started and is still this worker's to pop. */
     private void helpIfStillLocal() {
         if (state() == NEW) {

@@ -237,6 +237,22 @@ public final class JobSystem implements Executor, AutoCloseable {
         return scheduler.submit(priority, name, callable, counter, null);
     }
 
+    /**
+     * Jobs to start when these counters reach zero, with nothing parked meanwhile; see {@link Prerequisites}.
+     *
+     * <pre>{@code
+     * jobs.after(physics, animation).run(Priority.FRAME, "skin", () -> skin(), frame);
+     * }</pre>
+     */
+    public Prerequisites after(Counter... counters) {
+        return Prerequisites.ofCounters(scheduler, null, counters);
+    }
+
+    /** Jobs to start when these jobs have ended; see {@link Prerequisites}. */
+    public Prerequisites after(JobHandle<?>... handles) {
+        return Prerequisites.ofHandles(scheduler, null, handles);
+    }
+
     /** A new cancellation scope; see {@link JobGroup}. */
     public JobGroup newGroup(String name) {
         return new JobGroup(scheduler, Objects.requireNonNull(name, "group name"));

@@ -265,6 +265,25 @@ final class Scheduler {
     }
 
     void parallelFor(Priority priority, int from, int to, int grain, RangeJob body, Counter counter) {
+        checkRange(priority, from, to, grain, body);
+        if (to == from) {
+            return;
+        }
+        Worker w = Worker.current(this);
+        RangeNode r = newRange(w, body, from, to, grain, counter, priority.ordinal(), null);
+        submit(r, w);
+    }
+
+    /** A parallelFor's root range for {@link Prerequisites}: not pooled (it may wait long), not yet submitted. */
+    RangeNode pendingRange(Priority priority, int from, int to, int grain, RangeJob body, Counter counter) {
+        checkRange(priority, from, to, grain, body);
+        return newRange(null, body, from, to, grain, counter, priority.ordinal(), null);
+    }
+
+    private static void checkRange(Priority priority, int from, int to, int grain, RangeJob body) {
+        if (priority == null) {
+            throw new NullPointerException("priority is null: use Priority.NORMAL for ordinary jobs");
+        }
         if (body == null) {
             throw new NullPointerException("body is null: pass (start, end, worker) -> { ... }");
         }
@@ -274,12 +293,6 @@ final class Scheduler {
         if (to < from) {
             throw new IllegalArgumentException("empty or reversed range [" + from + ", " + to + ")");
         }
-        if (to == from) {
-            return;
-        }
-        Worker w = Worker.current(this);
-        RangeNode r = newRange(w, body, from, to, grain, counter, priority.ordinal(), null);
-        submit(r, w);
     }
 
     /**
@@ -368,6 +381,58 @@ final class Scheduler {
                 j.counter.add(1);
             }
             if (j.group != null && j.group.isCancelled()) {
+                j.cancelBeforeStart(this);
+                return;
+            }
+            picker.injectedJobs[j.priority].offer(j);
+            signalWork(j.priority);
+        } finally {
+            externalSubmitters.decrementAndGet();
+        }
+    }
+
+    /**
+     * A job with prerequisites ({@link Prerequisites}), at the call that submits it: refused as a submit
+     * would be; otherwise its group is settled and its counter counts it from now on, though it is queued
+     * only by {@link #submitReleased}, when its prerequisites complete.
+     */
+    void acceptPending(JobNode j, String what) {
+        if (j.counter != null) {
+            noteHelpScheduler(j.counter);
+        }
+        Worker w = Worker.current(this);
+        boolean outside = w == null;
+        if (runState >= STOPPING || (outside && runState != RUNNING && WaitingHelp.current() == null)) {
+            throw rejected(what);
+        }
+        if (j.group == null) {
+            j.group = outside ? (waitingHelp != null ? inheritedGroupOutside() : null) : inheritedGroup(w);
+        }
+        if (j.counter != null) {
+            j.counter.add(1);
+        }
+    }
+
+    /**
+     * Queues a job whose prerequisites completed, on the thread whose decrement completed the last one
+     * (a worker pushes onto its own deque; any other thread injects). Accepted while closing, from any
+     * thread: it was submitted before the close. After shutdownNow, or once terminated, it is cancelled
+     * instead (counted, its counter and handle completed). Never throws: it runs inside a decrement.
+     */
+    void submitReleased(JobNode j) {
+        if (j.state() != JobNode.NEW) {
+            return;                                    // its handle's cancel() completed it while it waited
+        }
+        Worker w = Worker.current(this);
+        if (w != null && runState < STOPPING) {
+            if (w.jobs[j.priority].push(j)) {
+                signalLocalWork(j.priority);
+            }
+            return;
+        }
+        externalSubmitters.incrementAndGet();          // before reading runState: see "Shutdown"
+        try {
+            if (runState >= STOPPING) {
                 j.cancelBeforeStart(this);
                 return;
             }

@@ -5,7 +5,9 @@ import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * One waiter on a {@link Counter}: a thread (a fiber or a plain thread) and the value it waits for.
+ * One waiter on a {@link Counter}: a thread (a fiber or a plain thread) and the value it waits for; or a
+ * continuation ({@link Counter#whenZero}), which runs an action instead of unparking anyone: that is how
+ * a job with prerequisites ({@link Prerequisites}) waits with nothing parked.
  * Its state moves once, by CAS, out of WAITING; whoever wins that CAS owns the wake-up:
  * <pre>
  *   WAITING --fire (decrementer)--------> FIRED      (the waiter returns normally)
@@ -29,7 +31,10 @@ final class WaitNode {
         }
     }
 
-    final Thread thread;         // who to unpark
+    final Thread thread;         // who to unpark; null for a continuation
+    // A continuation's action (thread null): run once by whoever wins the fire CAS, then dropped, so a
+    // dead node left on the stack keeps no dependent job alive. Plain: written before the publishing push.
+    private Runnable onFire;
     final long target;           // wake when the counter's value is <= target
     final Counter counter;       // what it waits on (for the watchdog and wait-graph reports)
     // The innermost job of the waiting fiber, whose cancellation ends this wait; or null. Cleared by the
@@ -51,6 +56,12 @@ final class WaitNode {
         this.sinceNanos = System.nanoTime();
     }
 
+    /** A continuation: {@code onFire} runs once, on the thread whose decrement reaches {@code target}. */
+    WaitNode(Runnable onFire, long target, Counter counter, int epoch) {
+        this(null, target, counter, epoch, null);
+        this.onFire = onFire;
+    }
+
     /** Waiter, when its wait is over (the node has left WAITING): forget the job. */
     void ended() {
         job = null;
@@ -64,10 +75,21 @@ final class WaitNode {
         return state == WAITING;
     }
 
-    /** Decrementer: the counter reached the target. Unparks the waiter if this call won. */
+    /**
+     * Decrementer: the counter reached the target. Unparks the waiter, or runs the continuation, if this
+     * call won. A continuation's action must not throw (Prerequisites catches its own failures): it runs
+     * inside a decrementer's walk of the stack.
+     */
     boolean fire() {
         if (STATE.compareAndSet(this, WAITING, FIRED)) {
-            LockSupport.unpark(thread);
+            Thread t = thread;
+            if (t != null) {
+                LockSupport.unpark(t);
+            } else {
+                Runnable action = onFire;        // the CAS made us its only reader
+                onFire = null;
+                action.run();
+            }
             return true;
         }
         return false;

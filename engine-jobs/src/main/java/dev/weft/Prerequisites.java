@@ -1,0 +1,281 @@
+package dev.weft;
+
+import java.util.Arrays;
+import java.util.Objects;
+import java.util.concurrent.Callable;
+
+/**
+ * Jobs that start when other work has completed, with nothing parked meanwhile: the job is queued by
+ * whoever completes its last prerequisite (UE::Tasks prerequisites, enkiTS dependencies, Taskflow's
+ * {@code precede}). Made by {@link JobSystem#after(Counter...)}, {@link JobSystem#after(JobHandle...)} and
+ * the same methods of {@link JobGroup}.
+ *
+ * <pre>{@code
+ * Counter physics = new Counter("physics");
+ * jobs.parallelFor(Priority.FRAME, 0, bodies.length, 256, (s, e, w) -> integrate(s, e), physics);
+ * JobHandle<Pose[]> poses = jobs.submit(Priority.FRAME, "animate", () -> animate(dt));
+ *
+ * Counter frame = new Counter("frame");
+ * jobs.after(physics).and(poses).run(Priority.FRAME, "skin", () -> skin(poses.join()), frame);
+ * jobs.after(physics).parallelFor(Priority.FRAME, 0, bodies.length, 256, (s, e, w) -> cull(s, e), frame);
+ * frame.await();                         // counts both from the moment they were submitted
+ * }</pre>
+ *
+ * <p>A prerequisite is complete when its counter is at zero (a {@link Counter}) or the job has ended (a
+ * {@link JobHandle}). Then:
+ * <ul>
+ *   <li>if a prerequisite handle was cancelled, the job is cancelled (it never runs; its counter is
+ *       decremented and its handle reports cancelled);</li>
+ *   <li>else if a prerequisite failed (a handle's job threw, or a counter recorded a failure), the job
+ *       fails without running its body: whoever waits on it gets a {@link JobFailedException} whose cause
+ *       names the prerequisite (the handle's job, or the counter) and carries the root cause;</li>
+ *   <li>else it is queued at its priority, in its group, as if submitted then.</li>
+ * </ul>
+ * Its counter goes up at the call, so a wait on that counter waits for it too. Its group is the one given
+ * ({@link JobGroup#after}) or inherited from the submitting job, as with {@code run}; a group cancelled
+ * while the job waits for its prerequisites cancels it when they complete (not before). A job whose
+ * prerequisites complete after {@link JobSystem#shutdownNow()} or after the system terminated is
+ * cancelled; a graceful close still runs one whose prerequisites complete while jobs are running, but
+ * does not wait for prerequisites that nothing in the system will complete (a counter you decrement by
+ * hand).
+ *
+ * <p>A {@code Prerequisites} is an immutable list: reuse it for many jobs; {@code and} returns a new one.
+ * Cost: one wait node per prerequisite, pushed on its counter (no lock), and one atomic decrement when
+ * each completes; the decrementer that completes the last one queues the job.
+ */
+public final class Prerequisites {
+    private static final Counter[] NO_COUNTERS = {};
+    private static final JobHandle<?>[] NO_HANDLES = {};
+
+    private final Scheduler scheduler;
+    private final JobGroup group;              // null: inherited from the submitting job
+    private final Counter[] counters;
+    private final JobHandle<?>[] handles;
+
+    private Prerequisites(Scheduler scheduler, JobGroup group, Counter[] counters, JobHandle<?>[] handles) {
+        this.scheduler = scheduler;
+        this.group = group;
+        this.counters = counters;
+        this.handles = handles;
+    }
+
+    static Prerequisites ofCounters(Scheduler s, JobGroup group, Counter[] counters) {
+        return new Prerequisites(s, group, checked(counters, "counter"), NO_HANDLES);
+    }
+
+    static Prerequisites ofHandles(Scheduler s, JobGroup group, JobHandle<?>[] handles) {
+        return new Prerequisites(s, group, NO_COUNTERS, checked(handles, "handle"));
+    }
+
+    private static <T> T[] checked(T[] items, String kind) {
+        if (items == null) {
+            throw new NullPointerException("prerequisites are null: pass the " + kind + "s to wait for");
+        }
+        T[] copy = items.clone();
+        for (int i = 0; i < copy.length; i++) {
+            if (copy[i] == null) {
+                throw new NullPointerException("prerequisite " + kind + " " + i + " is null");
+            }
+        }
+        return copy;
+    }
+
+    /** These prerequisites and {@code more} counters. */
+    public Prerequisites and(Counter... more) {
+        Counter[] add = checked(more, "counter");
+        Counter[] all = Arrays.copyOf(counters, counters.length + add.length);
+        System.arraycopy(add, 0, all, counters.length, add.length);
+        return new Prerequisites(scheduler, group, all, handles);
+    }
+
+    /** These prerequisites and {@code more} handles. */
+    public Prerequisites and(JobHandle<?>... more) {
+        JobHandle<?>[] add = checked(more, "handle");
+        JobHandle<?>[] all = Arrays.copyOf(handles, handles.length + add.length);
+        System.arraycopy(add, 0, all, handles.length, add.length);
+        return new Prerequisites(scheduler, group, counters, all);
+    }
+
+    /**
+     * Runs {@code job} once every prerequisite completed; {@code counter} (may be null) counts it from
+     * now, as {@link JobSystem#run(Priority, String, Job, Counter)} does.
+     *
+     * @throws java.util.concurrent.RejectedExecutionException as {@code run} (nothing is then registered)
+     */
+    public void run(Priority priority, String name, Job job, Counter counter) {
+        Objects.requireNonNull(job, "job is null: pass the work to run");
+        Objects.requireNonNull(priority, "priority is null: use Priority.NORMAL for ordinary jobs");
+        PooledJob j = new PooledJob();                 // not from a free list: it may wait for long
+        Release release = new Release(this, j);
+        j.job = () -> {
+            release.throwIfPrerequisiteFailed();
+            job.run();
+        };
+        j.name = name;
+        j.priority = priority.ordinal();
+        j.counter = counter;
+        j.group = group;
+        release.register("run");
+    }
+
+    /** {@link #submit(Priority, String, Callable, Counter)} with no counter. */
+    public <T> JobHandle<T> submit(Priority priority, String name, Callable<T> callable) {
+        return submit(priority, name, callable, null);
+    }
+
+    /**
+     * Submits {@code callable} to run once every prerequisite completed, and returns its handle at once
+     * (a {@link JobHandle#join()} waits for the prerequisites too; {@link JobHandle#cancel()} before they
+     * complete cancels it, and it is never queued).
+     */
+    public <T> JobHandle<T> submit(Priority priority, String name, Callable<T> callable, Counter counter) {
+        Objects.requireNonNull(callable, "callable is null: pass the work to run");
+        Objects.requireNonNull(priority, "priority is null: use Priority.NORMAL for ordinary jobs");
+        Release[] release = new Release[1];            // the callable needs the release, the release the handle
+        JobHandle<T> h = new JobHandle<>(scheduler, name, priority, () -> {
+            release[0].throwIfPrerequisiteFailed();
+            return callable.call();
+        }, counter, group);
+        release[0] = new Release(this, h);
+        release[0].register("submit");
+        return h;
+    }
+
+    /**
+     * Starts {@code body} over {@code [from, to)} as {@link JobSystem#parallelFor(Priority, int, int, int,
+     * RangeJob, Counter)} does, once every prerequisite completed. If one failed, the body runs on no range
+     * and {@code counter} records the failure once.
+     */
+    public void parallelFor(Priority priority, int from, int to, int grain, RangeJob body, Counter counter) {
+        Objects.requireNonNull(counter, "counter is null: parallelFor needs one to say when every range ran");
+        RangeNode[] root = new RangeNode[1];
+        Release[] release = new Release[1];
+        root[0] = scheduler.pendingRange(priority, from, to, grain, (start, end, worker) -> {
+            if (release[0].claimRangeFailure()) {      // failed prerequisite: throw once, skip every range
+                release[0].throwIfPrerequisiteFailed();
+            } else if (release[0].failure == null) {
+                body.run(start, end, worker);
+            }
+        }, counter);
+        if (to == from) {
+            return;
+        }
+        root[0].group = group;
+        release[0] = new Release(this, root[0]);
+        release[0].register("parallelFor");
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder sb = new StringBuilder("Prerequisites[");
+        for (Counter c : counters) {
+            sb.append(c).append(", ");
+        }
+        for (JobHandle<?> h : handles) {
+            sb.append(h).append(", ");
+        }
+        return sb.append(']').toString().replace(", ]", "]");
+    }
+
+    /**
+     * One job waiting for its prerequisites. {@code remaining} is set to the prerequisite count before the
+     * first continuation is registered; each continuation runs once (the wait node's fire CAS), so the
+     * getAndAdd that takes it to zero is exactly one, after every prerequisite completed, and it releases
+     * the job (a prerequisite already complete runs its continuation inline, during registration). The
+     * release writes {@link #failure} before the queue push that publishes the job; the job reads it when
+     * it runs (happens-before through the push, or through the steal).
+     */
+    private static final class Release implements Runnable {
+        private static final java.lang.invoke.VarHandle REMAINING;
+        private static final java.lang.invoke.VarHandle RANGE_FAILURE_CLAIMED;
+
+        static {
+            try {
+                java.lang.invoke.MethodHandles.Lookup l = java.lang.invoke.MethodHandles.lookup();
+                REMAINING = l.findVarHandle(Release.class, "remaining", int.class);
+                RANGE_FAILURE_CLAIMED = l.findVarHandle(Release.class, "rangeFailureClaimed", boolean.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+
+        private final Prerequisites of;
+        private final JobNode job;
+        private volatile int remaining;
+        private volatile boolean rangeFailureClaimed;
+        JobFailedException failure;                    // plain: written before the publishing push
+
+        Release(Prerequisites of, JobNode job) {
+            this.of = of;
+            this.job = job;
+        }
+
+        void register(String what) {
+            of.scheduler.acceptPending(job, what);     // may throw RejectedExecutionException: nothing registered
+            int count = of.counters.length + of.handles.length;
+            if (count == 0) {
+                release();                             // after() with no prerequisites: queued at once
+                return;
+            }
+            remaining = count;                         // before any continuation can run (volatile write)
+            for (Counter c : of.counters) {
+                c.whenZero(this);
+            }
+            for (JobHandle<?> h : of.handles) {
+                h.doneCounter().whenZero(this);
+            }
+        }
+
+        /** One prerequisite completed: the continuation registered on its counter ran. */
+        @Override
+        public void run() {
+            if ((int) REMAINING.getAndAdd(this, -1) == 1) {
+                release();
+            }
+        }
+
+        private void release() {
+            try {
+                for (JobHandle<?> h : of.handles) {
+                    if (h.isCancelled()) {
+                        job.requestCancel();           // the worker that takes it cancels it (JobNode.admit)
+                        break;
+                    }
+                }
+                failure = firstFailure();
+                of.scheduler.submitReleased(job);
+            } catch (Throwable t) {                    // must not escape into the decrementer's wake-up walk
+                job.cancelBeforeStart(of.scheduler);
+                of.scheduler.uncaughtFailureHandler.accept(job.name(), t);
+            }
+        }
+
+        private JobFailedException firstFailure() {
+            for (JobHandle<?> h : of.handles) {
+                Throwable f = h.failureCause();
+                if (f != null) {
+                    return new JobFailedException(h.name(), f);
+                }
+            }
+            for (Counter c : of.counters) {
+                JobFailedException f = c.failure();
+                if (f != null) {
+                    return new JobFailedException(c.name(), f);
+                }
+            }
+            return null;
+        }
+
+        void throwIfPrerequisiteFailed() {
+            JobFailedException f = failure;
+            if (f != null) {
+                throw f;
+            }
+        }
+
+        /** True for the first range of a failed parallelFor only: the failure is recorded once. */
+        boolean claimRangeFailure() {
+            return failure != null && RANGE_FAILURE_CLAIMED.compareAndSet(this, false, true);
+        }
+    }
+}

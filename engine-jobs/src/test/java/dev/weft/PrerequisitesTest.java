@@ -1,0 +1,283 @@
+package dev.weft;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** {@link Prerequisites}: jobs that start when counters and handles complete, with nothing parked meanwhile. */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class PrerequisitesTest {
+
+    /** 200 dependents of one held counter: none runs, no fiber parks, no wait is counted; all run on release. */
+    @Test
+    void nothingRunsAndNothingParksUntilThePrerequisiteCompletes() {
+        try (JobSystem jobs = TestSupport.system(2)) {
+            Counter gate = new Counter("gate");
+            gate.add(1);
+            Counter dependents = new Counter("dependents");
+            AtomicInteger ran = new AtomicInteger();
+            for (int i = 0; i < 200; i++) {
+                jobs.after(gate).run(Priority.NORMAL, "dependent", ran::incrementAndGet, dependents);
+            }
+            assertEquals(200, dependents.value(), "a pending dependent is counted from its submission");
+            for (int i = 0; i < 20; i++) {                 // let the workers look for work for a while
+                TestSupport.join(jobs.submit(() -> 0));
+            }
+            JobSystemStats stats = jobs.stats();
+            assertEquals(0, ran.get(), "a dependent ran before its prerequisite completed");
+            assertEquals(0, stats.fibersParked(), "a fiber parked for pending dependents: " + stats);
+            assertEquals(0, stats.waits(), "a wait was counted for pending dependents: " + stats);
+            gate.decrement();
+            TestSupport.await(dependents);
+            assertEquals(200, ran.get());
+            assertEquals(0, jobs.stats().waits(), "dependents were released by parking somewhere");
+        }
+    }
+
+    @Test
+    void aJobWithSeveralPrerequisitesRunsOnceAfterAllOfThem() {
+        try (JobSystem jobs = TestSupport.system(2)) {
+            for (int round = 0; round < 300; round++) {
+                AtomicInteger before = new AtomicInteger();
+                Counter physics = new Counter("physics");
+                for (int i = 0; i < 4; i++) {
+                    jobs.run(Priority.FRAME, "physics", before::incrementAndGet, physics);
+                }
+                JobHandle<Integer> anim = jobs.submit(Priority.FRAME, "anim", () -> { before.incrementAndGet(); return 7; });
+                JobHandle<Integer> skin = jobs.after(physics).and(anim)
+                        .submit(Priority.FRAME, "skin", () -> before.get() * 10 + anim.join());
+                assertEquals(57, TestSupport.join(skin), "round " + round + ": skin ran before all prerequisites");
+            }
+        }
+    }
+
+    /** A diamond, many times: A before B and C, both before D; each runs exactly once and in order. */
+    @Test
+    void aDiamondRunsEveryNodeOnceInDependencyOrder() {
+        try (JobSystem jobs = TestSupport.system(2)) {
+            int rounds = TestSupport.FULL ? 20_000 : 2_000;
+            for (int round = 0; round < rounds; round++) {
+                AtomicIntegerArray order = new AtomicIntegerArray(4);
+                AtomicInteger clock = new AtomicInteger();
+                Counter done = new Counter("diamond");
+                JobHandle<Void> a = jobs.submit(Priority.NORMAL, "A", () -> { order.set(0, clock.incrementAndGet()); return null; });
+                JobHandle<Void> b = jobs.after(a).submit(Priority.NORMAL, "B", () -> { order.set(1, clock.incrementAndGet()); return null; });
+                Counter c = new Counter("C");
+                jobs.after(a).run(Priority.NORMAL, "C", () -> order.set(2, clock.incrementAndGet()), c);
+                jobs.after(c).and(b).run(Priority.NORMAL, "D", () -> order.set(3, clock.incrementAndGet()), done);
+                TestSupport.await(done);
+                assertEquals(4, clock.get(), "round " + round + ": a node ran twice or not at all");
+                assertTrue(order.get(0) < order.get(1) && order.get(0) < order.get(2), "round " + round + ": B or C before A");
+                assertTrue(order.get(3) > order.get(1) && order.get(3) > order.get(2), "round " + round + ": D before B or C");
+            }
+        }
+    }
+
+    @Test
+    void aFailedPrerequisiteFailsTheJobWithoutRunningItAndNamesThePrerequisite() {
+        try (JobSystem jobs = TestSupport.system(2)) {
+            IllegalStateException boom = new IllegalStateException("mesh.obj line 12: bad face");
+            JobHandle<Integer> load = jobs.submit(Priority.NORMAL, "load mesh", () -> { throw boom; });
+            AtomicBoolean ran = new AtomicBoolean();
+            Counter dependents = new Counter("dependents");
+            JobHandle<Integer> build = jobs.after(load).submit(Priority.NORMAL, "build bvh", () -> {
+                ran.set(true);
+                return 1;
+            }, dependents);
+            JobFailedException e = assertThrows(JobFailedException.class, () -> TestSupport.join(build));
+            assertFalse(ran.get(), "the dependent ran although its prerequisite failed");
+            assertEquals("build bvh", e.jobName());
+            JobFailedException cause = assertInstanceOf(JobFailedException.class, e.getCause());
+            assertEquals("load mesh", cause.jobName(), "the cause must name the prerequisite");
+            assertTrue(e.getMessage().contains("load mesh") && e.getMessage().contains("bad face"), e.getMessage());
+            TestSupport.await(new Counter());
+            assertThrows(JobFailedException.class, dependents::await, "the dependent's counter must record it");
+
+            Counter physics = new Counter("physics");
+            jobs.run(Priority.NORMAL, "step", () -> { throw new ArithmeticException("NaN velocity"); }, physics);
+            JobHandle<Integer> cull = jobs.after(physics).submit(Priority.NORMAL, "cull", () -> 1);
+            JobFailedException viaCounter = assertThrows(JobFailedException.class, () -> TestSupport.join(cull));
+            assertEquals("physics", ((JobFailedException) viaCounter.getCause()).jobName());
+            assertTrue(viaCounter.getMessage().contains("NaN velocity"), viaCounter.getMessage());
+        }
+    }
+
+    @Test
+    void aCancelledPrerequisiteCancelsTheJob() {
+        try (JobSystem jobs = TestSupport.workersOnly(1)) {
+            AtomicBoolean release = new AtomicBoolean();
+            jobs.run(() -> { while (!release.get()) { Thread.onSpinWait(); } });   // holds the only worker
+            JobHandle<Integer> queued = jobs.submit(() -> 1);
+            AtomicBoolean ran = new AtomicBoolean();
+            Counter counted = new Counter("counted");
+            JobHandle<Integer> dependent = jobs.after(queued).submit(Priority.NORMAL, "dependent", () -> {
+                ran.set(true);
+                return 2;
+            }, counted);
+            assertTrue(queued.cancel());
+            release.set(true);
+            assertThrows(JobCancelledException.class, () -> TestSupport.join(dependent));
+            assertTrue(dependent.isCancelled());
+            TestSupport.await(counted);                        // completed, and no failure recorded
+            assertFalse(ran.get());
+        }
+    }
+
+    @Test
+    void cancellingAPendingJobsHandleCompletesItAtOnceAndItNeverRuns() {
+        try (JobSystem jobs = TestSupport.system(2)) {
+            Counter gate = new Counter("gate");
+            gate.add(1);
+            Counter counted = new Counter("counted");
+            AtomicBoolean ran = new AtomicBoolean();
+            JobHandle<Integer> h = jobs.after(gate).submit(Priority.NORMAL, "pending", () -> { ran.set(true); return 1; }, counted);
+            assertTrue(h.cancel());
+            assertTrue(counted.isDone(), "a cancelled pending job must give its counter back at once");
+            gate.decrement();
+            TestSupport.join(jobs.submit(() -> 0));
+            assertFalse(ran.get());
+        }
+    }
+
+    @Test
+    void aGroupCancelledWhileTheJobWaitsCancelsItWhenThePrerequisitesComplete() {
+        try (JobSystem jobs = TestSupport.system(2)) {
+            JobGroup level = jobs.newGroup("level 3");
+            Counter gate = new Counter("gate");
+            gate.add(1);
+            Counter counted = new Counter("counted");
+            AtomicBoolean ran = new AtomicBoolean();
+            level.after(gate).run(Priority.BACKGROUND, "stream chunk", () -> ran.set(true), counted);
+            level.cancel();
+            gate.decrement();
+            TestSupport.await(counted);
+            assertFalse(ran.get(), "a job of a cancelled group ran");
+        }
+    }
+
+    @Test
+    void parallelForAfterRunsEveryRangeAfterThePrerequisiteAndFailsOnce() {
+        try (JobSystem jobs = TestSupport.system(2)) {
+            AtomicBoolean simulated = new AtomicBoolean();
+            Counter simulate = new Counter("simulate");
+            jobs.run(Priority.FRAME, "simulate", () -> { Thread.sleep(5); simulated.set(true); }, simulate);
+            boolean[] culled = new boolean[10_000];
+            AtomicInteger early = new AtomicInteger();
+            Counter cull = new Counter("cull");
+            jobs.after(simulate).parallelFor(Priority.FRAME, 0, culled.length, 64, (s, e, w) -> {
+                if (!simulated.get()) {
+                    early.incrementAndGet();
+                }
+                for (int i = s; i < e; i++) {
+                    culled[i] = true;
+                }
+            }, cull);
+            TestSupport.await(cull);
+            assertEquals(0, early.get(), "ranges ran before the prerequisite completed");
+            for (boolean b : culled) {
+                assertTrue(b);
+            }
+
+            Counter broken = new Counter("broken");
+            jobs.run(Priority.FRAME, "explodes", () -> { throw new IllegalStateException("boom"); }, broken);
+            AtomicInteger rangesRun = new AtomicInteger();
+            Counter after = new Counter("after broken");
+            jobs.after(broken).parallelFor(Priority.FRAME, 0, 10_000, 64, (s, e, w) -> rangesRun.incrementAndGet(), after);
+            JobFailedException f = assertThrows(JobFailedException.class, () -> TestSupport.await(after));
+            assertEquals(0, rangesRun.get());
+            assertEquals(0, f.getSuppressed().length, "the failure must be recorded once, not once per range");
+        }
+    }
+
+    /**
+     * Registration races completion: prerequisites end on the workers while the test thread registers
+     * dependents on them. Every dependent runs exactly once, after all of its prerequisites.
+     */
+    @Test
+    void registrationRacingCompletionNeitherLosesNorDuplicatesAJob() {
+        try (JobSystem jobs = TestSupport.system(2)) {
+            SplittableRandom random = new SplittableRandom(42);
+            int rounds = TestSupport.FULL ? 1_000 : 200;
+            for (int round = 0; round < rounds; round++) {
+                int n = 200;
+                List<JobHandle<Void>> prerequisites = new ArrayList<>();
+                AtomicIntegerArray ended = new AtomicIntegerArray(n);
+                for (int i = 0; i < n; i++) {
+                    int id = i;
+                    prerequisites.add(jobs.submit(Priority.NORMAL, "p" + i, () -> { ended.set(id, 1); return null; }));
+                }
+                Counter all = new Counter("dependents");
+                AtomicIntegerArray runs = new AtomicIntegerArray(n);
+                AtomicInteger early = new AtomicInteger();
+                for (int i = 0; i < n; i++) {
+                    int a = random.nextInt(n);
+                    int b = random.nextInt(n);
+                    int id = i;
+                    jobs.after(prerequisites.get(a), prerequisites.get(b)).run(Priority.NORMAL, "d" + i, () -> {
+                        if (ended.get(a) == 0 || ended.get(b) == 0) {
+                            early.incrementAndGet();
+                        }
+                        runs.incrementAndGet(id);
+                    }, all);
+                }
+                TestSupport.await(all);
+                assertEquals(0, early.get(), "round " + round + ": a dependent ran before a prerequisite ended");
+                for (int i = 0; i < n; i++) {
+                    assertEquals(1, runs.get(i), "round " + round + ": dependent " + i + " ran " + runs.get(i) + " times");
+                }
+            }
+        }
+    }
+
+    @Test
+    void closeRunsADependentReleasedByARunningJobAndShutdownNowCancelsOne() throws Exception {
+        JobSystem jobs = TestSupport.system(2);
+        CompletableFuture<Void> go = new CompletableFuture<>();
+        Counter first = new Counter("first");
+        jobs.run(Priority.NORMAL, "first", () -> go.join(), first);
+        AtomicBoolean ran = new AtomicBoolean();
+        jobs.after(first).run(Priority.NORMAL, "second", () -> ran.set(true), null);
+        jobs.shutdown();
+        go.complete(null);
+        assertTrue(jobs.awaitTermination(TestSupport.LONG));
+        assertTrue(ran.get(), "a graceful close dropped a job whose prerequisite completed while closing");
+
+        JobSystem stopping = TestSupport.system(2);
+        Counter held = new Counter("held");
+        held.add(1);
+        Counter counted = new Counter("counted");
+        AtomicBoolean ranAfterStop = new AtomicBoolean();
+        stopping.after(held).run(Priority.NORMAL, "after stop", () -> ranAfterStop.set(true), counted);
+        stopping.shutdownNow();
+        held.decrement();
+        TestSupport.await(counted);
+        assertFalse(ranAfterStop.get(), "a job released after shutdownNow ran");
+        assertTrue(stopping.awaitTermination(TestSupport.LONG));
+        assertThrows(java.util.concurrent.RejectedExecutionException.class,
+                () -> stopping.after(held).run(Priority.NORMAL, "refused", () -> {}, null));
+    }
+
+    @Test
+    void misuseIsRefusedWithAMessage() {
+        try (JobSystem jobs = TestSupport.system(1)) {
+            NullPointerException e = assertThrows(NullPointerException.class, () -> jobs.after((Counter) null));
+            assertTrue(e.getMessage().contains("prerequisite counter 0 is null"), e.getMessage());
+            assertThrows(NullPointerException.class, () -> jobs.after(new Counter()).run(Priority.NORMAL, "x", null, null));
+            assertThrows(IllegalArgumentException.class,
+                    () -> jobs.after(new Counter()).parallelFor(Priority.NORMAL, 5, 1, 1, (s, e2, w) -> {}, new Counter()));
+        }
+    }
+}
