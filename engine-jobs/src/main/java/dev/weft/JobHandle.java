@@ -146,8 +146,7 @@ public final class JobHandle<T> extends JobNode {
      * {@link JobCancelledException} — and returns false. A job that already ended is unaffected.
      */
     public boolean cancel() {
-        if (tryCancel()) {
-            completeCancelled(scheduler);   // we won the CAS: complete it, once
+        if (cancelIfNotStarted()) {         // we won the CAS and completed it, once
             return true;
         }
         if (state() == RUNNING) {
@@ -156,6 +155,15 @@ public final class JobHandle<T> extends JobNode {
             if (f != null) {
                 f.cancelWaitOf(this);
             }
+        }
+        return false;
+    }
+
+    /** Cancels the job only if it has not started (true: it never will); a running job is left alone. */
+    boolean cancelIfNotStarted() {
+        if (tryCancel()) {
+            completeCancelled(scheduler);
+            return true;
         }
         return false;
     }

@@ -555,19 +555,7 @@ public final class JobSystem implements Executor, AutoCloseable {
 
         /** The caps for {@code workerCount} workers (0: none); throws if one exceeds the count. */
         int[] workerCaps(int workerCount) {
-            int[] caps = new int[Priority.COUNT];
-            for (Priority p : Priority.VALUES) {
-                int n = maxWorkers[p.ordinal()];
-                if (n > workerCount) {
-                    throw new IllegalArgumentException("maxWorkers(" + p + ", " + n + ") exceeds the "
-                            + workerCount + " worker" + (workerCount == 1 ? "" : "s") + " of this job system"
-                            + (deterministicSeed != null ? " (deterministic mode has one)" : "")
-                            + "; pass at most " + workerCount + " (that many means no cap), or raise workers(...)");
-                }
-                caps[p.ordinal()] = n == 0 && p == Priority.BACKGROUND && workerCount >= 2 ? workerCount - 1
-                        : n < workerCount ? n : 0;   // a cap of every worker is no cap
-            }
-            return caps;
+            return PriorityCaps.resolve(maxWorkers, workerCount, deterministicSeed != null);
         }
 
         /**

@@ -127,14 +127,16 @@ final class JobSystemExecutorService extends AbstractExecutorService {
         shutdown = true;
         List<Map.Entry<JobHandle<?>, Task>> tasks = new ArrayList<>(live.entrySet());
         tasks.sort(Comparator.comparingLong(e -> e.getValue().order()));   // in submission order, as the JDK's pools
+        // First every unstarted task, then the running ones: asked to stop first, a running task would
+        // free its worker, which could start a queued task before this loop reached it.
         List<Runnable> neverRan = new ArrayList<>();
         for (Map.Entry<JobHandle<?>, Task> e : tasks) {
             Runnable original = e.getValue().original();
-            if (e.getKey().cancel() && original != null) {
+            if (e.getKey().cancelIfNotStarted() && original != null) {
                 neverRan.add(original);
             }
         }
-        group.cancel();
+        group.cancel();                       // running tasks, and the jobs they submitted, see isCancelled()
         return neverRan;
     }
 

@@ -40,8 +40,16 @@ public record JobSystemStats(List<WorkerStats> workers, long mainThreadJobsRun, 
                          long idleParks, long idleNanos, long fibersCreated, long checkpointYields) {
     }
 
-    static JobSystemStats of(long[][] perWorker, long mainRun, long cancelledElsewhere, long created,
+    static JobSystemStats of(Worker[] workers, long mainRun, long cancelledElsewhere, long created,
                              long alive, long parked, long runByWaiters) {
+        long[][] perWorker = new long[workers.length][];
+        for (int i = 0; i < workers.length; i++) {
+            long[] s = new long[Worker.STAT_COUNT];
+            for (int k = 0; k < Worker.STAT_COUNT; k++) {
+                s[k] = workers[i].stat(k);
+            }
+            perWorker[i] = s;
+        }
         List<WorkerStats> ws = new java.util.ArrayList<>();
         for (long[] s : perWorker) {
             ws.add(new WorkerStats(s[Worker.JOBS_RUN], s[Worker.JOBS_CANCELLED],

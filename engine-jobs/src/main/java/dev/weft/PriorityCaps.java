@@ -137,4 +137,25 @@ final class PriorityCaps {
         }
         return b.append(']').toString();
     }
+
+    /**
+     * The per-priority caps for {@code workerCount} workers from what the builder asked ({@code requested},
+     * 0: not set): BACKGROUND defaults to {@code workerCount - 1} with 2 or more workers; a cap of every
+     * worker is no cap (0). Throws if one exceeds the count.
+     */
+    static int[] resolve(int[] requested, int workerCount, boolean deterministic) {
+        int[] caps = new int[Priority.COUNT];
+        for (Priority p : Priority.VALUES) {
+            int n = requested[p.ordinal()];
+            if (n > workerCount) {
+                throw new IllegalArgumentException("maxWorkers(" + p + ", " + n + ") exceeds the "
+                        + workerCount + " worker" + (workerCount == 1 ? "" : "s") + " of this job system"
+                        + (deterministic ? " (deterministic mode has one)" : "")
+                        + "; pass at most " + workerCount + " (that many means no cap), or raise workers(...)");
+            }
+            caps[p.ordinal()] = n == 0 && p == Priority.BACKGROUND && workerCount >= 2 ? workerCount - 1
+                    : n < workerCount ? n : 0;   // a cap of every worker is no cap
+        }
+        return caps;
+    }
 }

@@ -14,6 +14,22 @@ final class RangeNode extends JobNode {
     Scheduler scheduler;
     Worker home;     // the worker whose free list this node belongs to (null: made outside the workers)
 
+    /** What parallelFor refuses, checked before anything is submitted. */
+    static void checkArguments(Priority priority, int from, int to, int grain, RangeJob body) {
+        if (priority == null) {
+            throw new NullPointerException("priority is null: use Priority.NORMAL for ordinary jobs");
+        }
+        if (body == null) {
+            throw new NullPointerException("body is null: pass (start, end, worker) -> { ... }");
+        }
+        if (grain < 1) {
+            throw new IllegalArgumentException("grain must be >= 1 (the smallest range a body gets), got " + grain);
+        }
+        if (to < from) {
+            throw new IllegalArgumentException("empty or reversed range [" + from + ", " + to + ")");
+        }
+    }
+
     @Override
     boolean tryStart() {
         markRunning();

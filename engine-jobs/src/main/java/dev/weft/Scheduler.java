@@ -265,7 +265,7 @@ final class Scheduler {
     }
 
     void parallelFor(Priority priority, int from, int to, int grain, RangeJob body, Counter counter) {
-        checkRange(priority, from, to, grain, body);
+        RangeNode.checkArguments(priority, from, to, grain, body);
         if (to == from) {
             return;
         }
@@ -276,23 +276,8 @@ final class Scheduler {
 
     /** A parallelFor's root range for {@link Prerequisites}: not pooled (it may wait long), not yet submitted. */
     RangeNode pendingRange(Priority priority, int from, int to, int grain, RangeJob body, Counter counter) {
-        checkRange(priority, from, to, grain, body);
+        RangeNode.checkArguments(priority, from, to, grain, body);
         return newRange(null, body, from, to, grain, counter, priority.ordinal(), null);
-    }
-
-    private static void checkRange(Priority priority, int from, int to, int grain, RangeJob body) {
-        if (priority == null) {
-            throw new NullPointerException("priority is null: use Priority.NORMAL for ordinary jobs");
-        }
-        if (body == null) {
-            throw new NullPointerException("body is null: pass (start, end, worker) -> { ... }");
-        }
-        if (grain < 1) {
-            throw new IllegalArgumentException("grain must be >= 1 (the smallest range a body gets), got " + grain);
-        }
-        if (to < from) {
-            throw new IllegalArgumentException("empty or reversed range [" + from + ", " + to + ")");
-        }
     }
 
     /**
@@ -611,32 +596,15 @@ final class Scheduler {
 
     /** On the worker's own thread, first thing: pin it to CPU (index mod CPUs) if asked to. */
     void maybePin(Worker w) {
-        if (!pinWorkers) {
-            return;
-        }
-        int cpu = w.index % Runtime.getRuntime().availableProcessors();
-        java.util.Optional<String> failure = dev.weft.internal.CpuAffinity.pinCurrentThread(cpu);
-        if (failure.isEmpty()) {
-            w.pinnedCpu = cpu;
-        } else if (w.index == 0) {
-            System.err.println("weft: workers of '" + name + "' run unpinned: " + failure.get());
+        if (pinWorkers) {
+            w.pinToCpu(name);
         }
     }
 
     // ------------------------------------------------------------------ statistics
 
     JobSystemStats stats() {
-        int n = workers.length;
-        long[][] perWorker = new long[n][];
-        for (int i = 0; i < n; i++) {
-            Worker w = workers[i];
-            long[] s = new long[Worker.STAT_COUNT];
-            for (int k = 0; k < Worker.STAT_COUNT; k++) {
-                s[k] = w.stat(k);
-            }
-            perWorker[i] = s;
-        }
-        return JobSystemStats.of(perWorker, mainThread.jobsRun(), cancelledOutsideWorkers.get(),
+        return JobSystemStats.of(workers, mainThread.jobsRun(), cancelledOutsideWorkers.get(),
                 fibers.created(), fibers.alive(), fibers.parked(), jobsRunByWaiters.get());
     }
 }

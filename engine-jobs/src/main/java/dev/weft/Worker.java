@@ -329,4 +329,15 @@ final class Worker extends WorkerLayout.PadAfterParkState {
             }
         }
     }
+
+    /** On this worker's own thread: pins it to CPU (index mod CPUs); says once why not, if it cannot. */
+    void pinToCpu(String systemName) {
+        int cpu = index % Runtime.getRuntime().availableProcessors();
+        java.util.Optional<String> failure = dev.weft.internal.CpuAffinity.pinCurrentThread(cpu);
+        if (failure.isEmpty()) {
+            pinnedCpu = cpu;
+        } else if (index == 0) {
+            System.err.println("weft: workers of '" + systemName + "' run unpinned: " + failure.get());
+        }
+    }
 }
