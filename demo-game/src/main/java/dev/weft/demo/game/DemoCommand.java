@@ -102,6 +102,31 @@ public final class DemoCommand implements Callable<Integer> {
             description = "stream the chunked world around the camera during gameplay (default ${DEFAULT-VALUE})")
     OnOff streaming = OnOff.ON;
 
+    /** {@code --frame-graph}: how a frame's stages wait for each other. */
+    enum FrameGraphChoice { PARKED_WAITS, JOB_GRAPH }
+
+    @Option(names = "--frame-graph", paramLabel = "parked-waits|job-graph", converter = FrameGraphChoiceConverter.class,
+            description = "parked-waits: a root job parks between the stages; job-graph: the stages as a JobGraph, "
+                    + "each queued when the one before ends, nothing parked (default parked-waits)")
+    FrameGraphChoice frameGraph = FrameGraphChoice.PARKED_WAITS;
+
+    @Option(names = "--compare-frame-graph",
+            description = "run four times (parked-waits, job-graph, job-graph, parked-waits: same seed and options) "
+                    + "and print frame and stage times of both styles side by side")
+    boolean compareFrameGraph;
+
+    static final class FrameGraphChoiceConverter implements picocli.CommandLine.ITypeConverter<FrameGraphChoice> {
+        @Override
+        public FrameGraphChoice convert(String value) {
+            return switch (value.toLowerCase(Locale.ROOT)) {
+                case "parked-waits", "parked" -> FrameGraphChoice.PARKED_WAITS;
+                case "job-graph", "jobgraph" -> FrameGraphChoice.JOB_GRAPH;
+                default -> throw new picocli.CommandLine.TypeConversionException(
+                        "--frame-graph wants parked-waits or job-graph, got '" + value + "'");
+            };
+        }
+    }
+
     private PrintStream out = System.out;
     private LevelLoading.Factory loading;
 
@@ -140,9 +165,17 @@ public final class DemoCommand implements Callable<Integer> {
                     .summary(summary).screenshot(screenshot).trace(trace).display(display).headless(headless)
                     .pipeline(pipeline).progress(progress).seed(seed).clock(clock)
                     .assetLatency(Duration.ofMillis(assetLatencyMs)).watchdog(Duration.ofMillis(watchdogMs))
-                    .size(w, h).loading(loading).out(out).streaming(streaming == OnOff.ON).build();
+                    .size(w, h).loading(loading).out(out).streaming(streaming == OnOff.ON)
+                    .jobGraph(frameGraph == FrameGraphChoice.JOB_GRAPH).build();
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+        }
+        if (compareFrameGraph) {
+            try {
+                return FrameGraphComparison.run(cfg, comparePipeline);
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+            }
         }
         if (comparePipeline) {
             try {

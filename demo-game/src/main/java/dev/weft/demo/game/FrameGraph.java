@@ -1,6 +1,7 @@
 package dev.weft.demo.game;
 
 import dev.weft.Counter;
+import dev.weft.JobGraph;
 import dev.weft.JobHandle;
 import dev.weft.JobSystem;
 import dev.weft.Priority;
@@ -10,6 +11,7 @@ import dev.weft.demo.render.Mesh;
 import dev.weft.demo.render.Texture;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLongArray;
 import org.joml.FrustumIntersection;
 import org.joml.Matrix4f;
 import org.joml.Matrix4fc;
@@ -32,6 +34,12 @@ import org.joml.Vector3fc;
  *             texture) into the output slot, and the renderer's DrawList filled from it
  *                                                                                    -> Counter "merge"
  * </pre>
+ *
+ * <p>Two styles run the same stages ({@link Style}): {@code PARKED_WAITS}, the root job above, parks
+ * between stages; {@code JOB_GRAPH} builds a {@link JobGraph} once (simulate -> cull -> build -> merge,
+ * the same bodies) and runs it every frame, each stage queued by the range that finishes the one before,
+ * with no fiber parked; a last job after the graph hands the output over. The results are the same
+ * ({@code RenderCommandDeterminismTest}); {@code --compare-frame-graph} measures both in one run.
  *
  * <p>No locks: {@link RangeJob} hands each range its worker index, and a worker runs one range at a
  * time, so worker {@code w}'s buffer has one writer; the merge job reads them all after the build
@@ -58,6 +66,15 @@ final class FrameGraph {
      */
     interface MainThreadReport {
         void frameDone(long frame, int visibleEntities, int visibleProps, long[] stageNanos);
+    }
+
+    /** How the stages wait for each other; see the class comment. */
+    enum Style {
+        PARKED_WAITS, JOB_GRAPH;
+
+        String label() {
+            return this == PARKED_WAITS ? "parked-waits" : "job-graph";
+        }
     }
 
     /** What the main thread decides for a frame before its graph starts. */
@@ -160,6 +177,13 @@ final class FrameGraph {
     private long framesSubmitted;
     private long lastSubmittedFrame = -1;
     private String rootJobName = "frame";          // the root job's name in traces and the watchdog
+    private Style style = Style.PARKED_WAITS;
+    private JobGraph jobGraph;                     // JOB_GRAPH style: built at the first submit
+
+    // JOB_GRAPH style: the output the running graph fills (written by the main thread before the run,
+    // which publishes it), and when each stage's first range started (CAS from 0; 0: not started).
+    private Output graphOutput;
+    private final AtomicLongArray stageFirstRangeNanos = new AtomicLongArray(FrameStage.values().length);
 
     private final RangeJob simulateBody = this::simulateRange;
     private final RangeJob cullBody = this::cullRange;
@@ -196,8 +220,104 @@ final class FrameGraph {
         int slot = (int) (in.frame() & 1);
         framesSubmitted++;
         lastSubmittedFrame = in.frame();
-        running = jobs.submit(Priority.FRAME, rootJobName, () -> runFrame(in, outputs[slot]));
+        if (style == Style.JOB_GRAPH) {
+            running = submitJobGraph(in, outputs[slot]);
+        } else {
+            running = jobs.submit(Priority.FRAME, rootJobName, () -> runFrame(in, outputs[slot]));
+        }
         return running;
+    }
+
+    /**
+     * Chooses how the stages wait for each other (default {@link Style#PARKED_WAITS}). Main thread, before
+     * the first {@link #submit}.
+     */
+    void style(Style s) {
+        if (framesSubmitted > 0) {
+            throw new IllegalStateException("choose the frame graph's style before its first frame");
+        }
+        style = Objects.requireNonNull(s, "style");
+    }
+
+    /**
+     * JOB_GRAPH style: what the root job does before its first stage happens here, on the main thread (no
+     * graph runs now: submit refuses a second), then the graph runs, and a FRAME job after it returns the
+     * output (the handle the loop joins).
+     */
+    private JobHandle<Output> submitJobGraph(Input in, Output out) {
+        if (jobGraph == null) {
+            jobGraph = buildJobGraph();
+        }
+        currentFrame = in.frame();
+        frame = in.frame();
+        ticks = in.ticks();
+        out.frame = in.frame();
+        out.ticks = in.ticks();
+        out.eye.set(in.eye());
+        out.target.set(in.target());
+        frustum.set(in.viewProjection());
+        for (WorkerCommands wc : workerCommands) {
+            wc.clear();
+        }
+        for (int i = 0; i < stageFirstRangeNanos.length(); i++) {
+            stageFirstRangeNanos.set(i, 0);
+        }
+        graphOutput = out;
+        out.simulateStartNanos = System.nanoTime();
+        Counter graphDone = new Counter(rootJobName + " graph");
+        jobGraph.run(jobs, graphDone);
+        return jobs.after(graphDone).submit(Priority.FRAME, rootJobName, () -> {
+            currentStage = null;
+            return out;
+        });
+    }
+
+    /** simulate -> cull -> build -> merge, over the same bodies as the root job's stages. */
+    private JobGraph buildJobGraph() {
+        int n = entities.count;
+        JobGraph.Builder b = JobGraph.builder(rootJobName + " graph");
+        JobGraph.Node simulate = b.parallelFor("simulate", Priority.FRAME, 0, n, grain, timed(FrameStage.SIMULATE, simulateBody));
+        JobGraph.Node cull = b.parallelFor("cull", Priority.FRAME, 0, n, grain, timed(FrameStage.CULL, cullBody));
+        JobGraph.Node build = b.parallelFor("build", Priority.FRAME, 0, n, grain, timed(FrameStage.BUILD, buildBody));
+        JobGraph.Node merge = b.job("merge", Priority.FRAME, this::mergeStage);
+        simulate.precedes(cull).precedes(build).precedes(merge);
+        return b.build();
+    }
+
+    /**
+     * A stage's body that notes when the stage's first range started: the stage time is first range to
+     * the next stage's first range (as the root job's is submission to counter), and the watchdog sees
+     * the stage. One volatile read per range once the stage has started.
+     */
+    private RangeJob timed(FrameStage stage, RangeJob body) {
+        int i = stage.ordinal();
+        return (start, end, worker) -> {
+            if (stageFirstRangeNanos.get(i) == 0) {
+                long now = System.nanoTime();
+                if (stageFirstRangeNanos.compareAndSet(i, 0, now)) {
+                    beginStage(stage, null);
+                }
+            }
+            body.run(start, end, worker);
+        };
+    }
+
+    /**
+     * JOB_GRAPH style's merge node: the earlier stages' times (a stage ends when the next one's first range
+     * starts; simulate begins at the submission, as with the root job), then the merge.
+     */
+    private void mergeStage() {
+        Output out = graphOutput;
+        long t = beginStage(FrameStage.MERGE, null);
+        long previous = out.simulateStartNanos;
+        for (FrameStage s : new FrameStage[] {FrameStage.SIMULATE, FrameStage.CULL, FrameStage.BUILD}) {
+            int next = s.ordinal() + 1;
+            long end = next == FrameStage.MERGE.ordinal() ? t : stageFirstRangeNanos.get(next);
+            out.stageNanos[s.ordinal()] = end == 0 ? 0 : end - previous;   // as the root job: previous end to this end
+            previous = end == 0 ? previous : end;
+        }
+        merger.merge(out, frustum);
+        out.stageNanos[FrameStage.MERGE.ordinal()] = System.nanoTime() - t;
     }
 
     /** The root job. */

@@ -20,6 +20,8 @@ import java.util.Objects;
  * @param stageHook       test seam, null normally: see {@link FrameStage.Hook}
  * @param out             where the run reports (notices, progress, summary)
  * @param streaming       stream the chunked world around the camera during gameplay ({@code --streaming})
+ * @param jobGraph        run each frame's stages as a {@link dev.weft.JobGraph} instead of a root job that
+ *                        parks between them ({@code --frame-graph job-graph})
  */
 public record GameConfig(int frames, int entities, int workers, String level, Path summary, Path screenshot,
                          Path trace, DisplayChoice display, boolean headless, boolean pipeline, boolean warmUp,
@@ -27,7 +29,7 @@ public record GameConfig(int frames, int entities, int workers, String level, Pa
                          long seed, Duration assetLatency, Clock clock, Duration watchdog, int width, int height,
                          long mainThreadBudgetNanos, Duration loadTimeout, int grain,
                          LevelLoading.Factory loading, FrameStage.Hook stageHook,
-                         PrintStream out, boolean streaming) {
+                         PrintStream out, boolean streaming, boolean jobGraph) {
 
     /** {@code --display}: which backend to try first. */
     public enum DisplayChoice { AUTO, WINDOW, OFFSCREEN, NONE }
@@ -89,9 +91,19 @@ public record GameConfig(int frames, int entities, int workers, String level, Pa
 
     /** This configuration with {@code pipeline} set and no output files: one run of a {@link PipelineComparison}. */
     GameConfig comparisonRun(boolean pipelined) {
+        return comparisonRun(pipelined, jobGraph);
+    }
+
+    /** As above, with the frame graph's style set too: one run of a {@link FrameGraphComparison}. */
+    GameConfig comparisonRun(boolean pipelined, boolean asJobGraph) {
         return new GameConfig(frames, entities, workers, level, null, null, null, display, headless, pipelined, warmUp,
                 progress, seed, assetLatency, clock, watchdog, width, height, mainThreadBudgetNanos, loadTimeout, grain,
-                loading, stageHook, out, streaming);
+                loading, stageHook, out, streaming, asJobGraph);
+    }
+
+    /** The frame graph's style this configuration asks for. */
+    FrameGraph.Style frameGraphStyle() {
+        return jobGraph ? FrameGraph.Style.JOB_GRAPH : FrameGraph.Style.PARKED_WAITS;
     }
 
     public static Builder builder() {
@@ -125,6 +137,7 @@ public record GameConfig(int frames, int entities, int workers, String level, Pa
         private FrameStage.Hook stageHook;
         private PrintStream out = System.out;
         private boolean streaming = true;
+        private boolean jobGraph;
 
         private Builder() {}
 
@@ -152,12 +165,13 @@ public record GameConfig(int frames, int entities, int workers, String level, Pa
         public Builder stageHook(FrameStage.Hook v) { stageHook = v; return this; }
         public Builder out(PrintStream v) { out = v; return this; }
         public Builder streaming(boolean v) { streaming = v; return this; }
+        public Builder jobGraph(boolean v) { jobGraph = v; return this; }
 
         /** @throws IllegalArgumentException naming the bad option */
         public GameConfig build() {
             return new GameConfig(frames, entities, workers, level, summary, screenshot, trace, display, headless,
                     pipeline, warmUp, progress, seed, assetLatency, clock, watchdog, width, height, mainThreadBudgetNanos,
-                    loadTimeout, grain, loading, stageHook, out, streaming);
+                    loadTimeout, grain, loading, stageHook, out, streaming, jobGraph);
         }
     }
 }

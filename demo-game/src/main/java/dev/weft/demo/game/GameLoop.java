@@ -59,7 +59,8 @@ final class GameLoop {
         GameConfig.Clock clock = cfg.clock() != GameConfig.Clock.AUTO ? cfg.clock()
                 : window ? GameConfig.Clock.REALTIME : GameConfig.Clock.LOCKSTEP;
         cfg.out().printf(Locale.ROOT, "weft-demo: level '%s', %d entities, %d workers, pipeline %s, clock %s, %d frames%n",
-                cfg.level(), cfg.entities(), jobs.workerCount(), cfg.pipeline() ? "on" : "off",
+                cfg.level(), cfg.entities(), jobs.workerCount(), (cfg.pipeline() ? "on" : "off") + ", frame graph "
+                        + cfg.frameGraphStyle().label(),
                 clock.name().toLowerCase(Locale.ROOT), cfg.frames());
         renderer.setClearColour(0.30f, 0.42f, 0.58f);
         FrameTimeGraph graph = new FrameTimeGraph();
@@ -86,7 +87,9 @@ final class GameLoop {
                 cfg.grain(), report, REPORT_EVERY_FRAMES, cfg.stageHook());
         WarmUp.Result warmUp = cfg.warmUp() ? new WarmUp(cfg, display, renderer, jobs, graph).run(setup) : WarmUp.Result.off();
         streaming = ChunkStreaming.open(cfg, jobs, renderer);
-        return frames(new FrameGraph(setup), world.bounds(), clock, graph, loaded, warmUp, entities);
+        FrameGraph frameGraph = new FrameGraph(setup);
+        frameGraph.style(cfg.frameGraphStyle());
+        return frames(frameGraph, world.bounds(), clock, graph, loaded, warmUp, entities);
     }
 
     private Played frames(FrameGraph frameGraph, CollisionWorld.WorldBounds bounds, GameConfig.Clock clock,

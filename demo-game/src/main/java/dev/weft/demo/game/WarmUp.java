@@ -66,6 +66,7 @@ final class WarmUp {
         FrameGraph warm = new FrameGraph(new FrameGraph.Setup(s.jobs(), s.entities().copy(), s.world(), s.agents(),
                 s.props(), s.meshIdCount(), s.textureIdCount(), s.gpu(), s.grain(), null, s.reportEvery(), null));
         warm.rootJobName(ROOT_JOB_NAME);
+        warm.style(cfg.frameGraphStyle());           // warm up the code the gameplay frames will run
         CollisionWorld.WorldBounds bounds = s.world().bounds();
         Camera camera = new Camera().perspective(60f, 0.1f, CameraPath.farPlane(bounds));
         DirectionalLight light = DirectionalLight.defaults();

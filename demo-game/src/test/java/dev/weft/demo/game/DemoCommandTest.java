@@ -29,7 +29,8 @@ class DemoCommandTest {
         Run r = run("--help");
         assertEquals(0, r.status(), r.err());
         for (String option : List.of("--frames", "--entities", "--workers", "--level", "--summary", "--screenshot",
-                "--trace", "--headless", "--display", "--pipeline", "--warm-up", "--compare-pipeline", "--progress", "--help")) {
+                "--trace", "--headless", "--display", "--pipeline", "--warm-up", "--compare-pipeline", "--frame-graph", "--compare-frame-graph", "--progress",
+                "--help")) {
             assertTrue(r.out().contains(option), option + " missing from:\n" + r.out());
         }
         assertTrue(r.out().contains("window|offscreen|none|auto"), r.out());
@@ -48,6 +49,7 @@ class DemoCommandTest {
         "--asset-latency-ms -1          | --asset-latency-ms must not be negative",
         "--clock sometimes              | Invalid value for option '--clock'",
         "--frames                       | Missing required parameter for option '--frames'",
+        "--frame-graph bogus            | --frame-graph wants parked-waits or job-graph, got 'bogus'",
     })
     void badOptionExitsWithStatus2AndSaysWhy(String args, String message) {
         Run r = run(args.trim().split("\\s+"));
@@ -99,6 +101,27 @@ class DemoCommandTest {
         assertEquals(false, plain.get("warm_up"), "--warm-up reached both runs: " + json);
         assertEquals(plain.get("last_frame_commands_hash"), pipelined.get("last_frame_commands_hash"),
                 "pipelining changes the schedule, not the frames: " + json);
+    }
+
+    /** Four runs, ABBA; both styles give the same frames (the same last command hash in all four). */
+    @Test
+    void compareFrameGraphRunsBothStylesAndTheyDrawTheSameFrames() throws Exception {
+        java.nio.file.Path file = java.nio.file.Path.of("target", "demo-test.compare-frame-graph.json");
+        java.nio.file.Files.deleteIfExists(file);
+        Run r = run("--headless", "--compare-frame-graph", "--frames", "30", "--entities", "500", "--workers", "2",
+                "--level", "tiny", "--asset-latency-ms", "0", "--warm-up", "OFF", "--summary", file.toString());
+        assertEquals(0, r.status(), r.out() + r.err());
+        assertTrue(r.out().contains("weft-demo: frame graph A/B, 30 frames per run"), r.out());
+        assertTrue(r.out().lines().anyMatch(l -> l.matches("\\s+frame time p99(\\s+[0-9.]+){5}")), r.out());
+        assertTrue(r.out().contains("frame graph job-graph") && r.out().contains("frame graph parked-waits"), r.out());
+        String json = java.nio.file.Files.readString(file);
+        assertTrue(json.startsWith("{\"parked_waits\": [") && json.contains("\"job_graph\": ["), json);
+        for (String key : List.of("last_frame_commands_hash", "entity_state_hash")) {
+            List<String> hashes = java.util.regex.Pattern.compile("\"" + key + "\": ?\"([0-9a-f]+)\"")
+                    .matcher(json).results().map(m -> m.group(1)).toList();
+            assertEquals(4, hashes.size(), key + " in " + json);
+            assertEquals(1, new java.util.HashSet<>(hashes).size(), "the styles differ in " + key + ": " + hashes);
+        }
     }
 
     @Test

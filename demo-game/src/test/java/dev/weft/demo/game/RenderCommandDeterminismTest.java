@@ -48,10 +48,15 @@ class RenderCommandDeterminismTest {
 
     /** Per-frame hashes of the merged commands, plus the last frame's command count. */
     static List<Long> run(int workers, int grain, long seed) throws Exception {
+        return run(workers, grain, seed, FrameGraph.Style.PARKED_WAITS);
+    }
+
+    static List<Long> run(int workers, int grain, long seed, FrameGraph.Style style) throws Exception {
         CollisionWorld world = world();
         List<Long> hashes = new ArrayList<>();
         try (JobSystem jobs = JobSystem.builder().name("det").workers(workers).build()) {
             FrameGraph g = graph(jobs, Entities.spawn(ENTITIES, seed, world, 2, 3), world, null, grain);
+            g.style(style);
             for (int f = 0; f < FRAMES; f++) {
                 FrameGraph.Output o = frame(g, world, f);
                 hashes.add(o.commands.contentHash());
@@ -127,5 +132,13 @@ class RenderCommandDeterminismTest {
         assertEquals(reference, run(4, 64, 42), "4 workers, grain 64");
         assertEquals(reference, run(3, 1000, 42), "3 workers, grain 1000");
         assertNotEquals(reference, run(2, 256, 43), "another seed places the entities elsewhere");
+    }
+
+    /** The JobGraph form of the frame runs the same stages in the same order: the same commands. */
+    @Test
+    void theJobGraphStyleGivesTheSameCommandsAsParkedWaits() throws Exception {
+        List<Long> reference = run(2, 256, 42, FrameGraph.Style.PARKED_WAITS);
+        assertEquals(reference, run(2, 256, 42, FrameGraph.Style.JOB_GRAPH), "2 workers, job graph");
+        assertEquals(reference, run(4, 64, 42, FrameGraph.Style.JOB_GRAPH), "4 workers, grain 64, job graph");
     }
 }

@@ -1,0 +1,100 @@
+package dev.weft.demo.game;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * {@code --compare-frame-graph}: the same run four times in one process, parked-waits, job-graph,
+ * job-graph, parked-waits (ABBA, so a JIT or heap that warms over the process favours neither style), then
+ * frame and stage times side by side. Both styles run the same stage bodies and give the same commands
+ * ({@code RenderCommandDeterminismTest}); what differs is how a stage waits for the one before: a root
+ * job that parks and resumes, or the last range of one stage queueing the next.
+ */
+final class FrameGraphComparison {
+    private FrameGraphComparison() {}
+
+    /**
+     * Runs the four and prints the table; {@code cfg.summary()}, if set, gets {@code {"parked_waits":
+     * [run 1, run 4], "job_graph": [run 2, run 3]}}. Returns the exit status.
+     *
+     * @throws IllegalArgumentException for options that belong to a single run
+     */
+    static int run(GameConfig cfg, boolean alsoComparePipeline) {
+        if (alsoComparePipeline) {
+            throw new IllegalArgumentException("--compare-frame-graph and --compare-pipeline each run several times:"
+                    + " pick one (add --pipeline to compare the frame graphs pipelined)");
+        }
+        if (cfg.trace() != null || cfg.screenshot() != null) {
+            throw new IllegalArgumentException("--compare-frame-graph runs four times, so --trace and --screenshot"
+                    + " would each describe only one run: run with one --frame-graph for those");
+        }
+        PrintStream out = cfg.out();
+        boolean[] jobGraph = {false, true, true, false};
+        RunSummary[] runs = new RunSummary[jobGraph.length];
+        try {
+            for (int i = 0; i < runs.length; i++) {
+                out.printf(Locale.ROOT, "weft-demo: compare-frame-graph: run %d of %d, %s%n", i + 1, runs.length,
+                        jobGraph[i] ? "job-graph" : "parked-waits");
+                runs[i] = Game.run(cfg.comparisonRun(cfg.pipeline(), jobGraph[i]));
+            }
+        } catch (GameException e) {
+            out.println("weft-demo: " + e.getMessage());
+            return e.exitCode();
+        }
+        print(out, List.of(runs[0], runs[3]), List.of(runs[1], runs[2]));
+        if (cfg.summary() != null) {
+            try {
+                write(cfg.summary(), runs);
+                out.println("weft-demo: comparison summary written to " + cfg.summary());
+            } catch (IOException e) {
+                out.println("weft-demo: cannot write --summary " + cfg.summary() + ": " + e);
+                return Game.EXIT_FAILED;
+            }
+        }
+        return Game.EXIT_OK;
+    }
+
+    static void print(PrintStream out, List<RunSummary> parked, List<RunSummary> graph) {
+        RunSummary first = parked.get(0);
+        out.printf(Locale.ROOT, "weft-demo: frame graph A/B, %d frames per run, %d entities, %d workers, pipeline %s,"
+                + " warm-up %s, runs in the order parked 1, graph 1, graph 2, parked 2%n", first.frames(),
+                first.entities(), first.workers(), first.pipeline() ? "on" : "off",
+                first.extras().warmUp().on() ? "on" : "off");
+        out.printf(Locale.ROOT, "  %-26s %10s %10s %10s %10s %12s%n", "ms", "parked 1", "parked 2", "graph 1",
+                "graph 2", "graph/parked");
+        row(out, "frame time p50", parked, graph, RunSummary::p50Ms);
+        row(out, "frame time p99", parked, graph, RunSummary::p99Ms);
+        row(out, "frame time max", parked, graph, RunSummary::maxMs);
+        row(out, "frame time mean", parked, graph, RunSummary::meanMs);
+        for (FrameStage s : FrameStage.values()) {
+            row(out, "stage " + s.label() + " mean", parked, graph, r -> r.stageMeanMs().getOrDefault(s.label(), 0.0));
+        }
+        out.printf(Locale.ROOT, "  %-26s %10d %10d %10d %10d%n", "frames over budget", parked.get(0).overBudget(),
+                parked.get(1).overBudget(), graph.get(0).overBudget(), graph.get(1).overBudget());
+    }
+
+    /** One row: each run, then the ratio of the two styles' means (below 1: the job graph is faster). */
+    private static void row(PrintStream out, String name, List<RunSummary> parked, List<RunSummary> graph,
+                            ToDoubleFunction<RunSummary> f) {
+        double p = (f.applyAsDouble(parked.get(0)) + f.applyAsDouble(parked.get(1))) / 2;
+        double g = (f.applyAsDouble(graph.get(0)) + f.applyAsDouble(graph.get(1))) / 2;
+        out.printf(Locale.ROOT, "  %-26s %10.2f %10.2f %10.2f %10.2f %12s%n", name, f.applyAsDouble(parked.get(0)),
+                f.applyAsDouble(parked.get(1)), f.applyAsDouble(graph.get(0)), f.applyAsDouble(graph.get(1)),
+                p > 0 ? String.format(Locale.ROOT, "%.2f", g / p) : "-");
+    }
+
+    private static void write(Path file, RunSummary[] runs) throws IOException {
+        Path parent = file.toAbsolutePath().getParent();
+        if (parent != null) {
+            Files.createDirectories(parent);
+        }
+        Files.writeString(file, "{\"parked_waits\": [" + runs[0].toJson() + ", " + runs[3].toJson()
+                + "], \"job_graph\": [" + runs[1].toJson() + ", " + runs[2].toJson() + "]}\n", StandardCharsets.UTF_8);
+    }
+}
