@@ -177,6 +177,9 @@ final class Fiber implements Executor, Runnable {
         }
         Throwable failure = runBody(job, p);
         FiberSupport.clearThreadLocals(thread);   // the next job on this fiber sees no ThreadLocal of ours
+        if (thread.isInterrupted()) {
+            Thread.interrupted();                 // nor an interrupt meant for this one (FutureTask.cancel(true))
+        }
         if (caps.isCapped(p)) {
             leaveCapped(p);
         }

@@ -185,4 +185,30 @@ class ExecutorTest {
             assertFalse(cancelledRan.get());
         }
     }
+
+    /**
+     * The JDK's invokeAny cancels the losers with {@code cancel(true)}, which interrupts the thread that
+     * runs them: a Weft fiber, pooled for the next job. The interrupt must end with the job it was for.
+     */
+    @Test
+    void anInterruptLeftByATaskDoesNotReachTheNextJobOnThePooledFiber() throws Exception {
+        try (JobSystem jobs = TestSupport.workersOnly(1)) {
+            for (int i = 0; i < 50; i++) {
+                TestSupport.join(jobs.submit(() -> {
+                    Thread.currentThread().interrupt();        // as FutureTask.cancel(true) would, then ends
+                    return null;
+                }));
+                assertFalse(TestSupport.join(jobs.submit(() -> Thread.currentThread().isInterrupted())),
+                        "round " + i + ": the next job saw the previous job's interrupt");
+            }
+            ExecutorService pool = jobs.asExecutorService();
+            String winner = pool.invokeAny(List.<Callable<String>>of(() -> "fast", () -> {
+                Thread.sleep(30_000);
+                return "slow";
+            }));
+            assertEquals("fast", winner);
+            assertEquals(0, TestSupport.join(jobs.submit(() -> { Thread.sleep(1); return 0; })),
+                    "a job after invokeAny's cancel(true) was interrupted in its sleep");
+        }
+    }
 }
