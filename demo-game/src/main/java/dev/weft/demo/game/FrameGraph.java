@@ -248,13 +248,7 @@ final class FrameGraph {
         if (jobGraph == null) {
             jobGraph = buildJobGraph();
         }
-        currentFrame = in.frame();
-        frame = in.frame();
-        ticks = in.ticks();
-        out.frame = in.frame();
-        out.ticks = in.ticks();
-        out.eye.set(in.eye());
-        out.target.set(in.target());
+        beginFrame(in, out);
         frustum.set(in.viewProjection());
         for (WorkerCommands wc : workerCommands) {
             wc.clear();
@@ -320,8 +314,8 @@ final class FrameGraph {
         out.stageNanos[FrameStage.MERGE.ordinal()] = System.nanoTime() - t;
     }
 
-    /** The root job. */
-    private Output runFrame(Input in, Output out) {
+    /** What both styles do first: the frame's inputs into the graph's fields and the output. */
+    private void beginFrame(Input in, Output out) {
         currentFrame = in.frame();
         frame = in.frame();
         ticks = in.ticks();
@@ -329,6 +323,11 @@ final class FrameGraph {
         out.ticks = in.ticks();
         out.eye.set(in.eye());
         out.target.set(in.target());
+    }
+
+    /** The root job. */
+    private Output runFrame(Input in, Output out) {
+        beginFrame(in, out);
         int n = entities.count;
 
         out.simulateStartNanos = System.nanoTime();
