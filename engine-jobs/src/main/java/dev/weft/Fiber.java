@@ -306,10 +306,6 @@ final class Fiber implements Executor, Runnable {
     // ---- waiting (called by Counter.awaitSlow on this fiber) ----
 
     /**
-     * Before parking: run inline the jobs of {@code counter} that still sit unstarted at the bottom of
-     * this worker's deques. Never an unrelated job: it could wait on something only our caller signals.
-     */
-    /**
      * Join's fast path (ForkJoinPool's tryUnpush): if {@code handle} is the bottom job of this worker's
      * deque at its priority, pop it and run it here, nested, instead of parking until someone else does.
      * Only the bottom element: anything above it was pushed later by this fiber's own job and may depend
@@ -332,6 +328,10 @@ final class Fiber implements Executor, Runnable {
         }
     }
 
+    /**
+     * Before parking: run inline the jobs of {@code counter} that still sit unstarted at the bottom of
+     * this worker's deques. Never an unrelated job: it could wait on something only our caller signals.
+     */
     void helpBeforeWait(Counter counter, long target) {
         if (worker().seededChoices != null) {
             return;                          // deterministic mode: the seeded picker chooses every job

@@ -18,6 +18,11 @@ import java.time.Duration;
  * @param exhaustionTimeout  how long a worker tolerates a dry pool before failing waiting jobs
  */
 public record FiberPoolPolicy(int maxFibers, Duration exhaustionTimeout) {
+    /**
+     * Checks the bounds.
+     *
+     * @throws IllegalArgumentException if {@code maxFibers} is below 1 or {@code exhaustionTimeout} negative
+     */
     public FiberPoolPolicy {
         if (maxFibers < 1) {
             throw new IllegalArgumentException("maxFibers must be >= 1, got " + maxFibers);

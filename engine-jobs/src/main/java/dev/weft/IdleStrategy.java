@@ -20,6 +20,11 @@ public record IdleStrategy(int spins, int yields, boolean parks) {
     /** Default yields before parking. */
     public static final int DEFAULT_YIELDS = 20;
 
+    /**
+     * Checks the counts.
+     *
+     * @throws IllegalArgumentException if {@code spins} or {@code yields} is negative
+     */
     public IdleStrategy {
         if (spins < 0 || yields < 0) {
             throw new IllegalArgumentException("spins and yields must be >= 0, got " + spins + ", " + yields);

@@ -7,6 +7,7 @@ package dev.weft;
  */
 public class JobFailedException extends RuntimeException {
     private static final long serialVersionUID = 1L;
+    /** The failed job's name, as {@link #jobName()} returns it. */
     private final String jobName;
 
     JobFailedException(String jobName, Throwable cause) {

@@ -120,8 +120,10 @@ abstract class JobNode {
         STATE.setRelease(this, DONE);
     }
 
-    /** True if the job's own cancel, its group's, or the system's shutdownNow asks it to stop. */
-    /** What Jobs.isCancelled() answers in job {@code j} (null: none) of {@code s}: on a fiber or a waiting thread. */
+    /**
+     * What Jobs.isCancelled() answers in job {@code j} (null: none) of {@code s}, on a fiber or a waiting
+     * thread: true if the job's own cancel, its group's, or the system's shutdownNow asks it to stop.
+     */
     static boolean cancellationRequested(JobNode j, Scheduler s) {
         return (j != null && j.isCancellationRequested()) || s.isStopping();
     }

@@ -43,8 +43,8 @@ final class WorkPicker {
         this.parking = parking;
         this.observation = observation;
         this.caps = caps;
-        this.injectedJobs = new InjectionQueue[Priority.COUNT];
-        this.injectedReady = new InjectionQueue[Priority.COUNT];
+        this.injectedJobs = (InjectionQueue<JobNode>[]) new InjectionQueue<?>[Priority.COUNT];
+        this.injectedReady = (InjectionQueue<Object>[]) new InjectionQueue<?>[Priority.COUNT];
         for (int p = 0; p < Priority.COUNT; p++) {
             injectedJobs[p] = new InjectionQueue<>();
             injectedReady[p] = new InjectionQueue<>();

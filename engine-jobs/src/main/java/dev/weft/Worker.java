@@ -86,8 +86,8 @@ final class Worker extends WorkerLayout.PadAfterParkState {
         this.scheduler = scheduler;
         this.index = index;
         this.thread = new WorkerThread(this, name, stackSizeBytes);   // not started yet: see Scheduler
-        this.jobs = new WorkStealingDeque[Priority.COUNT];
-        this.ready = new WorkStealingDeque[Priority.COUNT];
+        this.jobs = (WorkStealingDeque<JobNode>[]) new WorkStealingDeque<?>[Priority.COUNT];
+        this.ready = (WorkStealingDeque<Object>[]) new WorkStealingDeque<?>[Priority.COUNT];
         for (int p = 0; p < Priority.COUNT; p++) {
             jobs[p] = new WorkStealingDeque<>(256, thread);
             ready[p] = new WorkStealingDeque<>(64, thread);

@@ -61,7 +61,7 @@ final class DecodeLane {
      */
     <T> T call(Callable<T> work, Consumer<? super T> dispose) throws Exception {
         if (queue.isEmpty() && tryTakeSlot()) {
-            try (ThreadNice.Restore lowered = DecodeCheckpoint.lowerWhile(nice)) {
+            try (ThreadNice.Restore _ = DecodeCheckpoint.lowerWhile(nice)) {
                 return work.call();                   // a free slot and nobody queued: run it right here
             } finally {
                 active.decrementAndGet();
@@ -146,7 +146,7 @@ final class DecodeLane {
                     return;                           // nobody wants it any more: skip the work
                 }
                 T r;
-                try (ThreadNice.Restore lowered = DecodeCheckpoint.lowerWhile(nice)) {
+                try (ThreadNice.Restore _ = DecodeCheckpoint.lowerWhile(nice)) {
                     r = work.call();
                 } catch (Throwable e) {
                     failure = e;

@@ -31,8 +31,8 @@ public final class CpuAffinity {
                 Linker linker = Linker.nativeLinker();
                 FunctionDescriptor fd = FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
                         ValueLayout.JAVA_LONG, ValueLayout.ADDRESS);
-                set = linker.downcallHandle(linker.defaultLookup().find("sched_setaffinity").orElseThrow(), fd);
-                get = linker.downcallHandle(linker.defaultLookup().find("sched_getaffinity").orElseThrow(), fd);
+                set = bindLibc(linker, "sched_setaffinity", fd);
+                get = bindLibc(linker, "sched_getaffinity", fd);
             } catch (RuntimeException | LinkageError e) {
                 why = "libc's sched_setaffinity could not be bound: " + e;
             }
@@ -43,6 +43,13 @@ public final class CpuAffinity {
     }
 
     private CpuAffinity() {}
+
+    // Binding libc is what this class is for, so javac's "restricted method" lint is expected here; the
+    // JVM still checks --enable-native-access when the handle is made (README: the flags Weft needs).
+    @SuppressWarnings("restricted")
+    private static MethodHandle bindLibc(Linker linker, String function, FunctionDescriptor fd) {
+        return linker.downcallHandle(linker.defaultLookup().find(function).orElseThrow(), fd);
+    }
 
     /** Pins the calling thread to {@code cpu}; empty on success, else the reason it could not. */
     public static Optional<String> pinCurrentThread(int cpu) {
