@@ -5,13 +5,12 @@ import dev.weft.JobSystem;
 import dev.weft.Jobs;
 import dev.weft.Priority;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * {@code CompletableFuture} stages run as Weft jobs, the example of {@code README.md}: each async stage
  * given the Weft executor runs on a Weft fiber, so it may fork jobs and wait on a counter, which parks the
- * fiber and frees the worker. It prints the result and whether each stage ran on a fiber.
+ * fiber and frees the worker ({@code JobSystem} is an {@code Executor}). It prints the result and whether each stage ran on a fiber.
  */
 public final class CompletableFutureExample {
     private CompletableFutureExample() {}
@@ -28,10 +27,9 @@ public final class CompletableFutureExample {
         }
         // README snippet begin
         try (JobSystem jobs = JobSystem.builder().workers(2).build()) {
-            Executor weft = task -> jobs.run(task::run);             // an async stage becomes a Weft job
             CompletableFuture<String> report = CompletableFuture
-                    .supplyAsync(() -> totalVertices(jobs, meshVertexCounts), weft)
-                    .thenApplyAsync(total -> total + " vertices, on a fiber: " + Jobs.inFiber(), weft);
+                    .supplyAsync(() -> totalVertices(jobs, meshVertexCounts), jobs)   // a Weft job
+                    .thenApplyAsync(total -> total + " vertices, on a fiber: " + Jobs.inFiber(), jobs);
             System.out.println(report.join());
         }
         // README snippet end
