@@ -120,8 +120,15 @@ class ScopedValueTest {
     void aJobAWaitingThreadRunsForItSeesNoneOfTheWaitersBindings() throws Exception {
         try (JobSystem jobs = TestSupport.system(1)) {
             java.util.concurrent.atomic.AtomicBoolean release = new java.util.concurrent.atomic.AtomicBoolean();
+            java.util.concurrent.atomic.AtomicBoolean holding = new java.util.concurrent.atomic.AtomicBoolean();
             Counter busy = new Counter("busy");
-            jobs.run(Priority.NORMAL, "hold the worker", () -> { while (!release.get()) { Thread.onSpinWait(); } }, busy);
+            jobs.run(Priority.NORMAL, "hold the worker", () -> {
+                holding.set(true);
+                while (!release.get()) {
+                    Thread.onSpinWait();
+                }
+            }, busy);
+            TestSupport.eventually("the worker is held", holding::get);   // else it would take the FRAME jobs first
             Counter frame = new Counter("frame");
             List<String> seenByJobs = java.util.Collections.synchronizedList(new ArrayList<>());
             List<Thread> ranOn = java.util.Collections.synchronizedList(new ArrayList<>());
