@@ -10,9 +10,8 @@
 module dev.weft {
     exports dev.weft;
 
-    requires org.jctools.core;
-    // JCTools 4.0.5's queues use sun.misc.Unsafe but only `requires static` jdk.unsupported, which the
-    // module system then leaves out of the graph (NoClassDefFoundError: sun/misc/Unsafe): bring it in.
-    requires jdk.unsupported;
+    // JCTools' VarHandle queues (org.jctools.queues.varhandle); requires org.jctools.core transitively.
+    // No sun.misc.Unsafe on Weft's paths, so no jdk.unsupported and no --sun-misc-unsafe-memory-access.
+    requires org.jctools.core.jdk11;
     requires jdk.jfr;
 }

@@ -4,7 +4,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import org.jctools.queues.MpmcUnboundedXaddArrayQueue;
 
 /**
  * The job system's fibers: the idle pool a worker takes one from to start a job, the bound of
@@ -17,7 +16,7 @@ import org.jctools.queues.MpmcUnboundedXaddArrayQueue;
  * on with new jobs.
  */
 final class FiberPool {
-    final MpmcUnboundedXaddArrayQueue<Fiber> idleFibers = new MpmcUnboundedXaddArrayQueue<>(64);
+    final IdleFibers idleFibers = new IdleFibers();
     private final Set<Fiber> allFibers = ConcurrentHashMap.newKeySet();
     private final AtomicInteger fiberCount = new AtomicInteger();
     private final AtomicLong fiberIds = new AtomicLong();

@@ -1,7 +1,7 @@
 package dev.weft;
 
 import java.util.ArrayDeque;
-import org.jctools.queues.MpscArrayQueue;
+import org.jctools.queues.varhandle.MpscVarHandleArrayQueue;
 
 /**
  * The recycled fire-and-forget nodes of one thread that is not a worker (the game's main thread, an
@@ -21,7 +21,7 @@ final class OutsideNodes {
     private static final ThreadLocal<OutsideNodes> OF_THREAD = ThreadLocal.withInitial(OutsideNodes::new);
 
     private final ArrayDeque<PooledJob> free = new ArrayDeque<>();
-    final MpscArrayQueue<PooledJob[]> returned = new MpscArrayQueue<>(MAX_FREE / BATCH);
+    final MpscVarHandleArrayQueue<PooledJob[]> returned = new MpscVarHandleArrayQueue<>(MAX_FREE / BATCH);
 
     /** The calling thread's nodes. */
     static OutsideNodes ofCurrentThread() {

@@ -4,7 +4,7 @@ import dev.weft.internal.WorkStealingDeque;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayDeque;
-import org.jctools.queues.MpscArrayQueue;
+import org.jctools.queues.varhandle.MpscVarHandleArrayQueue;
 
 /**
  * One worker: a platform thread, its deques (one for new jobs and one for ready fibers per priority),
@@ -54,8 +54,8 @@ final class Worker extends WorkerLayout.PadAfterParkState {
     final ArrayDeque<JobNode> freeJobs = new ArrayDeque<>();      // recycled PooledJobs made here
     final ArrayDeque<JobNode> freeRanges = new ArrayDeque<>();    // recycled RangeNodes made here
     // Nodes made here but finished by a thief come home through these (thieves offer, owner drains).
-    final MpscArrayQueue<JobNode> returnedJobs = new MpscArrayQueue<>(RETURN_CAPACITY);
-    final MpscArrayQueue<JobNode> returnedRanges = new MpscArrayQueue<>(RETURN_CAPACITY);
+    final MpscVarHandleArrayQueue<JobNode> returnedJobs = new MpscVarHandleArrayQueue<>(RETURN_CAPACITY);
+    final MpscVarHandleArrayQueue<JobNode> returnedRanges = new MpscVarHandleArrayQueue<>(RETURN_CAPACITY);
     Fiber mounted;                               // the fiber this carrier runs right now, or null
     Object next;                                 // a fiber or foreign continuation to mount next
     int pollCount;                               // for the starvation bound
@@ -110,7 +110,7 @@ final class Worker extends WorkerLayout.PadAfterParkState {
     }
 
     /** Owner: a recycled node from {@code free}, refilled from {@code returned}; null if none. */
-    JobNode takeFree(java.util.ArrayDeque<JobNode> free, MpscArrayQueue<JobNode> returned) {
+    JobNode takeFree(java.util.ArrayDeque<JobNode> free, MpscVarHandleArrayQueue<JobNode> returned) {
         assert onOwnerThread("the free list");
         JobNode n = free.poll();
         if (n == null && returned.drain(free::push, 256) > 0) {

@@ -172,7 +172,14 @@ class ExecutorTest {
             assertSame(boom, e.getCause());
 
             AtomicBoolean release = new AtomicBoolean();
-            pool.execute(() -> { while (!release.get()) { Thread.onSpinWait(); } });
+            AtomicBoolean holding = new AtomicBoolean();
+            pool.execute(() -> {
+                holding.set(true);
+                while (!release.get()) {
+                    Thread.onSpinWait();
+                }
+            });
+            TestSupport.eventually("the only worker is held", holding::get);   // else it might take the next task first
             AtomicBoolean cancelledRan = new AtomicBoolean();
             Future<?> queued = pool.submit(() -> cancelledRan.set(true));
             assertTrue(queued.cancel(false), "a task that had not started must be cancellable");

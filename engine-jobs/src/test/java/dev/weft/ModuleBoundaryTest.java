@@ -100,7 +100,8 @@ class ModuleBoundaryTest {
 
     /** engine-jobs' compiled classes (with module-info.class) and the JCTools jar it requires. */
     private static String modulePath() throws Exception {
-        return locationOf(JobSystem.class) + java.io.File.pathSeparator + locationOf(MpscArrayQueue.class);
+        return locationOf(JobSystem.class) + java.io.File.pathSeparator + locationOf(MpscArrayQueue.class)
+                + java.io.File.pathSeparator + locationOf(org.jctools.queues.varhandle.MpscVarHandleArrayQueue.class);
     }
 
     private static String locationOf(Class<?> c) throws Exception {

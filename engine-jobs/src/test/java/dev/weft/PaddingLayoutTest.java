@@ -22,7 +22,8 @@ import org.openjdk.jol.info.FieldLayout;
  * {@code pinnedCpu}.
  *
  * <p>JOL on JDK 25: {@code ClassLayout.parseClass} reads offsets with {@code Unsafe.objectFieldOffset},
- * which surefire's {@code --sun-misc-unsafe-memory-access=allow} already permits; no flag is added.
+ * which JDK 25 permits with one warning by default (the build sets no --sun-misc-unsafe-memory-access
+ * flag since Weft itself uses no Unsafe: see UnsafeFreeTest); the warning is JOL's, in this test JVM only.
  * JOL's "Unable to get Instrumentation" warning is about its agent, which only sizing live object
  * graphs needs, not this test.
  */

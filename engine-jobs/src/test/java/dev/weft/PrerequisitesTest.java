@@ -119,7 +119,14 @@ class PrerequisitesTest {
     void aCancelledPrerequisiteCancelsTheJob() {
         try (JobSystem jobs = TestSupport.workersOnly(1)) {
             AtomicBoolean release = new AtomicBoolean();
-            jobs.run(() -> { while (!release.get()) { Thread.onSpinWait(); } });   // holds the only worker
+            AtomicBoolean holding = new AtomicBoolean();
+            jobs.run(() -> {
+                holding.set(true);
+                while (!release.get()) {
+                    Thread.onSpinWait();
+                }
+            });
+            TestSupport.eventually("the only worker is held", holding::get);   // else it might run `queued` first
             JobHandle<Integer> queued = jobs.submit(() -> 1);
             AtomicBoolean ran = new AtomicBoolean();
             Counter counted = new Counter("counted");

@@ -35,10 +35,11 @@ class ModuleDescriptorTest {
         assertTrue(level.length > 0 && png.length > 8, "read the level and a texture inside the module");
     }
 
-    /** dev.weft.assets and what it requires (engine-jobs, JCTools, LWJGL), resolved as modules. */
+    /** dev.weft.assets and what it requires (engine-jobs, JCTools core and jdk11, LWJGL), resolved as modules. */
     private static ModuleLayer moduleLayer() throws Exception {
         ModuleFinder finder = ModuleFinder.of(locationOf(AssetSource.class), locationOf(dev.weft.JobSystem.class),
-                locationOf(org.jctools.queues.MpscArrayQueue.class), locationOf(org.lwjgl.system.MemoryUtil.class),
+                locationOf(org.jctools.queues.MpscArrayQueue.class),
+                locationOf(org.jctools.queues.varhandle.MpscVarHandleArrayQueue.class), locationOf(org.lwjgl.system.MemoryUtil.class),
                 locationOf(org.lwjgl.stb.STBImage.class));
         Configuration cf = ModuleLayer.boot().configuration().resolve(finder, ModuleFinder.of(), Set.of("dev.weft.assets"));
         return ModuleLayer.boot().defineModulesWithOneLoader(cf, ClassLoader.getPlatformClassLoader());

@@ -139,7 +139,7 @@ class PngDecoderTest {
     void closeReturnsTheNativeMemoryToTheAllocator() throws Exception {
         // LWJGL's debug allocator must be switched on before LWJGL starts, so this runs in a fresh JVM.
         String java = ProcessHandle.current().info().command().orElse(System.getProperty("java.home") + "/bin/java");
-        Process probe = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow", "-cp",
+        Process probe = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-cp",
                 System.getProperty("java.class.path"), NativeFreeProbe.class.getName(),
                 "weft/levels/tiny/textures/grass_64.png")
                 .redirectErrorStream(true).start();

@@ -56,7 +56,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class LevelLoadBenchmark {
     private static final List<String> JVM_FLAGS = List.of("--add-opens", "java.base/java.lang=ALL-UNNAMED",
-            "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow");
+            "--enable-native-access=ALL-UNNAMED");
 
     private LevelLoadBenchmark() {}
 

@@ -30,13 +30,13 @@ public abstract class RecordingOverhead {
 
     /** Hooks live, no trace, no JFR recording: what every user runs. */
     @Fork(value = 1, jvmArgsAppend = {"--add-opens", "java.base/java.lang=ALL-UNNAMED",
-            "--sun-misc-unsafe-memory-access=allow", "-Dweft.internal.observationHooks=true"})
+            "-Dweft.internal.observationHooks=true"})
     public static class HooksPresent extends RecordingOverhead {
     }
 
     /** The baseline: the same job system with the hooks folded away by the JIT. */
     @Fork(value = 1, jvmArgsAppend = {"--add-opens", "java.base/java.lang=ALL-UNNAMED",
-            "--sun-misc-unsafe-memory-access=allow", "-Dweft.internal.observationHooks=false"})
+            "-Dweft.internal.observationHooks=false"})
     public static class HooksCompiledOut extends RecordingOverhead {
     }
 

@@ -2,7 +2,7 @@ package dev.weft.internal;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import org.jctools.queues.MpscUnboundedXaddArrayQueue;
+import org.jctools.queues.varhandle.MpscUnboundedVarHandleArrayQueue;
 
 /**
  * Where work from threads that are not workers (the game's main thread, I/O threads, timers) enters:
@@ -10,7 +10,7 @@ import org.jctools.queues.MpscUnboundedXaddArrayQueue;
  * single consumer, one at a time (the mailbox rule of the synchronization spec: many producers, one
  * owner at a time drains).
  *
- * <p>Producers: {@code offer} is one atomic XADD on the producer index (lock-free, no syscall).
+ * <p>Producers: {@code offer} is one CAS on the producer index (lock-free, no syscall).
  * Consumers: a worker that finds the queue non-empty CASes the turn from 0 to 1, polls, and releases
  * the turn with a release store. A worker that loses the turn CAS reports "nothing" for now; it has not
  * parked yet, and its pre-park re-check reads {@link #isEmpty()}, so the element is not stranded.
@@ -28,7 +28,9 @@ public final class InjectionQueue<E> extends InjectionQueueLayout.PadAfterTurn {
         }
     }
 
-    private final MpscUnboundedXaddArrayQueue<E> queue = new MpscUnboundedXaddArrayQueue<>(256);
+    // JCTools' linked-chunk MPSC queue on VarHandles (no sun.misc.Unsafe, so no JVM flag): a producer
+    // CASes the producer index (the Xadd form it replaced needed Unsafe); chunks of 256 elements.
+    private final MpscUnboundedVarHandleArrayQueue<E> queue = new MpscUnboundedVarHandleArrayQueue<>(256);
     // turn (0 = free, 1 = a consumer is polling) is declared in InjectionQueueLayout, between 128-byte pads.
 
     /** Any thread. */

@@ -156,7 +156,7 @@ class AssetParserFuzzTest {
         String java = ProcessHandle.current().info().command().orElseThrow();
         String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
         List<String> cmd = new ArrayList<>(List.of(java, "--add-opens", "java.base/java.lang=ALL-UNNAMED",
-                "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow", "-Xmx1g",
+                "--enable-native-access=ALL-UNNAMED", "-Xmx1g",
                 "-XX:ErrorFile=" + dir.resolve("hs_err_pid%p.log"), "-XX:-CreateCoredumpOnCrash", "-cp", classpath,
                 PngFuzzChild.class.getName(), Long.toString(SEED + 7), Integer.toString(CI_PNG_INPUTS * SCALE),
                 dir.toString(), lastInput.toString(), Long.toString(PER_INPUT.toMillis())));

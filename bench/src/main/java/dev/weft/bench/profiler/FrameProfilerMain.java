@@ -110,7 +110,7 @@ public final class FrameProfilerMain implements Callable<Integer> {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments());
-        command.addAll(List.of("--add-opens", "java.base/java.lang=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
+        command.addAll(List.of("--add-opens", "java.base/java.lang=ALL-UNNAMED",
                 "-cp", System.getProperty("java.class.path"), main.getName()));
         command.addAll(List.of(args));
         System.err.println(main.getSimpleName() + ": restarting with --add-opens java.base/java.lang=ALL-UNNAMED (Weft needs it)");

@@ -22,7 +22,7 @@ import org.joml.Vector3f;
  * as a PNG.
  *
  * <pre>
- * java --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -cp ... \
+ * java --enable-native-access=ALL-UNNAMED -cp ... \
  *     dev.weft.demo.render.RenderSmoke [--display auto|window|offscreen|none] [--frames N]
  *     [--loading-frames K] [--size WxH] [--no-vsync] [--screenshot out.png] [--require-gl]
  * </pre>

@@ -40,7 +40,7 @@ class WindowedDemoTest {
         String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
         List<String> cmd = new ArrayList<>(List.of(xvfbRun.toString(), "-a", "-s", "-screen 0 1280x720x24",
                 java, "--add-opens", "java.base/java.lang=ALL-UNNAMED", "--enable-native-access=ALL-UNNAMED",
-                "--sun-misc-unsafe-memory-access=allow", "-cp", cp, "dev.weft.demo.DemoMain",
+                "-cp", cp, "dev.weft.demo.DemoMain",
                 "--display", "window", "--level", "tiny", "--frames", "90", "--entities", "2000",
                 "--size", "640x360", "--asset-latency-ms", "20", "--screenshot", png.toString(),
                 "--summary", summary.toString()));

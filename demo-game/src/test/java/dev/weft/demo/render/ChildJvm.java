@@ -28,7 +28,7 @@ final class ChildJvm {
         // Surefire's fork puts the real classpath here (java.class.path may be a manifest-only jar).
         String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
         List<String> cmd = new ArrayList<>(wrapper);
-        cmd.addAll(List.of(java, "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
+        cmd.addAll(List.of(java, "--enable-native-access=ALL-UNNAMED",
                 "-cp", classpath, RenderSmoke.class.getName()));
         cmd.addAll(smokeArgs);
         Files.createDirectories(log.toAbsolutePath().getParent());
