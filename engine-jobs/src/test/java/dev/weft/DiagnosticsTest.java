@@ -50,14 +50,14 @@ class DiagnosticsTest {
             trace.stop();
             StringWriter out = new StringWriter();
             trace.writeChromeTrace(out);
-            Map<String, Object> root = (Map<String, Object>) MiniJson.parse(out.toString());
+            Map<String, Object> root = new com.fasterxml.jackson.databind.ObjectMapper().readValue(out.toString(), Map.class);
             List<Map<String, Object>> events = (List<Map<String, Object>>) root.get("traceEvents");
             Map<Double, Integer> depth = new HashMap<>();
             List<String> trackNames = new ArrayList<>();
             int slices = 0;
             for (Map<String, Object> e : events) {
                 String ph = (String) e.get("ph");
-                double tid = (Double) e.get("tid");
+                double tid = ((Number) e.get("tid")).doubleValue();
                 switch (ph) {
                     case "M" -> trackNames.add((String) ((Map<String, Object>) e.get("args")).get("name"));
                     case "B" -> {

@@ -101,7 +101,7 @@ class ThreadDumpTest {
     }
 
     private void checkDump(String json) {
-        List<Map<String, Object>> threads = threads(Json.parse(json));
+        List<Map<String, Object>> threads = threads(readJson(json));
         Map<String, Object> parked = threadWhoseStackHas(threads, "waitingOnPurpose");
         assertNotNull(parked, "no thread in the dump is parked in waitingOnPurpose:\n" + json);
         assertEquals(Boolean.TRUE, parked.get("virtual"));
@@ -151,6 +151,14 @@ class ThreadDumpTest {
         assertTrue(FiberDumps.of(jobs).contains("waitingOnPurpose"));
     }
 
+    private static Object readJson(String json) {
+        try {
+            return new com.fasterxml.jackson.databind.ObjectMapper().readValue(json, Object.class);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new AssertionError("the thread dump is not JSON: " + e.getOriginalMessage(), e);
+        }
+    }
+
     @SuppressWarnings("unchecked")
     private static List<Map<String, Object>> threads(Object dump) {
         List<Map<String, Object>> threads = new ArrayList<>();
@@ -171,124 +179,5 @@ class ThreadDumpTest {
     private static Map<String, Object> threadWhoseStackHas(List<Map<String, Object>> threads, String method) {
         return threads.stream().filter(t -> stack(t).stream().anyMatch(f -> f.contains("." + method + "(")))
                 .findFirst().orElse(null);
-    }
-
-    /** Just enough JSON for the JDK's thread dump: objects, arrays, strings, numbers, literals. */
-    static final class Json {
-        private final String s;
-        private int i;
-
-        private Json(String s) {
-            this.s = s;
-        }
-
-        static Object parse(String text) {
-            Json p = new Json(text);
-            Object v = p.value();
-            p.blanks();
-            if (p.i != text.length()) {
-                throw new IllegalArgumentException("trailing text at " + p.i);
-            }
-            return v;
-        }
-
-        private Object value() {
-            blanks();
-            char c = s.charAt(i);
-            switch (c) {
-                case '{' -> {
-                    i++;
-                    Map<String, Object> m = new LinkedHashMap<>();
-                    blanks();
-                    if (s.charAt(i) == '}') {
-                        i++;
-                        return m;
-                    }
-                    do {
-                        blanks();
-                        String k = string();
-                        blanks();
-                        expect(':');
-                        m.put(k, value());
-                        blanks();
-                    } while (s.charAt(i++) == ',');
-                    if (s.charAt(i - 1) != '}') {
-                        throw new IllegalArgumentException("expected } at " + (i - 1));
-                    }
-                    return m;
-                }
-                case '[' -> {
-                    i++;
-                    List<Object> l = new ArrayList<>();
-                    blanks();
-                    if (s.charAt(i) == ']') {
-                        i++;
-                        return l;
-                    }
-                    do {
-                        l.add(value());
-                        blanks();
-                    } while (s.charAt(i++) == ',');
-                    if (s.charAt(i - 1) != ']') {
-                        throw new IllegalArgumentException("expected ] at " + (i - 1));
-                    }
-                    return l;
-                }
-                case '"' -> {
-                    return string();
-                }
-                default -> {
-                    int start = i;
-                    while (i < s.length() && ",}] \n\r\t".indexOf(s.charAt(i)) < 0) {
-                        i++;
-                    }
-                    String lit = s.substring(start, i);
-                    return switch (lit) {
-                        case "true" -> Boolean.TRUE;
-                        case "false" -> Boolean.FALSE;
-                        case "null" -> null;
-                        default -> Double.parseDouble(lit);
-                    };
-                }
-            }
-        }
-
-        private String string() {
-            expect('"');
-            StringBuilder b = new StringBuilder();
-            for (char c; (c = s.charAt(i++)) != '"'; ) {
-                if (c == '\\') {
-                    char e = s.charAt(i++);
-                    switch (e) {
-                        case 'n' -> b.append('\n');
-                        case 't' -> b.append('\t');
-                        case 'r' -> b.append('\r');
-                        case 'b' -> b.append('\b');
-                        case 'f' -> b.append('\f');
-                        case 'u' -> {
-                            b.append((char) Integer.parseInt(s.substring(i, i + 4), 16));
-                            i += 4;
-                        }
-                        default -> b.append(e);            // \" \\ \/
-                    }
-                } else {
-                    b.append(c);
-                }
-            }
-            return b.toString();
-        }
-
-        private void expect(char c) {
-            if (s.charAt(i) != c) {
-                throw new IllegalArgumentException("expected '" + c + "' at " + i + " but found '" + s.charAt(i) + "'");
-            }
-            i++;
-        }
-
-        private void blanks() {
-            while (i < s.length() && Character.isWhitespace(s.charAt(i))) {
-                i++;
-            }
-        }
     }
 }

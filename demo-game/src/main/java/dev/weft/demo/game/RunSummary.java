@@ -1,7 +1,13 @@
 package dev.weft.demo.game;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamWriteFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,6 +47,9 @@ public record RunSummary(int frames, int framesRequested, int loadingFrames, dou
 
     /** The 60 Hz frame budget in milliseconds. */
     public static final double BUDGET_MS = 1000.0 / 60.0;
+
+    private static final ObjectMapper MAPPER = JsonMapper.builder()
+            .enable(StreamWriteFeature.WRITE_BIGDECIMAL_AS_PLAIN).build();
 
     public RunSummary {
         stageMeanMs = Map.copyOf(stageMeanMs);
@@ -127,50 +136,27 @@ public record RunSummary(int frames, int framesRequested, int loadingFrames, dou
         out.println(streaming.line());                   // the last line: the streaming figures
     }
 
+    /**
+     * Jackson writes the summary (escaping included: the trace writer in engine-jobs keeps the one
+     * hand-written escaper); doubles are rounded to 3 decimals, non-finite ones written as null.
+     */
     private static String json(Map<String, Object> m) {
-        StringBuilder sb = new StringBuilder("{");
-        for (Map.Entry<String, Object> e : m.entrySet()) {
-            if (sb.length() > 1) {
-                sb.append(", ");
-            }
-            sb.append(quote(e.getKey())).append(": ");
-            Object v = e.getValue();
-            if (v == null) {
-                sb.append("null");
-            } else if (v instanceof Double d) {
-                sb.append(Double.isFinite(d) ? String.format(Locale.ROOT, "%.3f", d) : "null");
-            } else if (v instanceof Number || v instanceof Boolean) {
-                sb.append(v);
-            } else if (v instanceof Map<?, ?> inner) {
-                @SuppressWarnings("unchecked")
-                Map<String, Object> cast = (Map<String, Object>) inner;
-                sb.append(json(cast));
-            } else {
-                sb.append(quote(v.toString()));
-            }
+        try {
+            return MAPPER.writeValueAsString(rounded(m));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write the run summary as JSON", e);
         }
-        return sb.append('}').toString();
     }
 
-    private static String quote(String s) {
-        StringBuilder sb = new StringBuilder("\"");
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> sb.append("\\\"");
-                case '\\' -> sb.append("\\\\");
-                case '\n' -> sb.append("\\n");
-                case '\r' -> sb.append("\\r");
-                case '\t' -> sb.append("\\t");
-                default -> {
-                    if (c < 0x20) {
-                        sb.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
-                    } else {
-                        sb.append(c);
-                    }
-                }
-            }
+    private static Object rounded(Object v) {
+        if (v instanceof Double d) {
+            return Double.isFinite(d) ? BigDecimal.valueOf(d).setScale(3, RoundingMode.HALF_EVEN) : null;
         }
-        return sb.append('"').toString();
+        if (v instanceof Map<?, ?> inner) {
+            Map<String, Object> copy = new LinkedHashMap<>();
+            inner.forEach((k, x) -> copy.put(String.valueOf(k), rounded(x)));
+            return copy;
+        }
+        return v instanceof Number || v instanceof Boolean || v == null ? v : v.toString();
     }
 }

@@ -91,7 +91,7 @@ class DemoCommandTest {
         assertEquals(0, r.status(), r.out() + r.err());
         assertTrue(r.out().contains("weft-demo: pipeline A/B, 40 frames each"), r.out());
         assertTrue(r.out().lines().anyMatch(l -> l.matches("\\s+simulate-to-present p99\\s+[0-9.]+\\s+[0-9.]+")), r.out());
-        java.util.Map<String, Object> json = SummaryJson.read(file);
+        java.util.Map<String, Object> json = Summaries.read(file);
         @SuppressWarnings("unchecked")
         java.util.Map<String, Object> plain = (java.util.Map<String, Object>) json.get("plain");
         @SuppressWarnings("unchecked")

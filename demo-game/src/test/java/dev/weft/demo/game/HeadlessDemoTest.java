@@ -48,7 +48,7 @@ class HeadlessDemoTest {
         assertEquals(0, status, log);
         assertTrue(Files.exists(summary), log);
 
-        Map<String, Object> json = SummaryJson.read(summary);
+        Map<String, Object> json = Summaries.read(summary);
         assertTrue(json.keySet().containsAll(REQUIRED_KEYS), "missing keys in " + json.keySet());
         assertTrue(json.keySet().containsAll(StreamingDemoTest.STREAMING_KEYS), "missing streaming keys in " + json.keySet());
         assertEquals(0, num(json, "chunk_gpu_objects_leaked"), "streaming is on by default; nothing leaks: " + json);

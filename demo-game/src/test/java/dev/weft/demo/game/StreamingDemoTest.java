@@ -75,7 +75,7 @@ class StreamingDemoTest {
         assertTrue(lines[lines.length - 2].startsWith("weft-demo: streaming " + (streaming ? "on" : "off")),
                 "the summary's last line is the streaming line: " + log);
         assertEquals(s.streaming().on(), streaming);
-        return SummaryJson.read(summary);
+        return Summaries.read(summary);
     }
 
     static double num(Map<String, Object> json, String key) {
