@@ -131,10 +131,7 @@ class AssetManagerTest extends WithJobSystem {
                 .latency("lvl/meshes/*", Duration.ofSeconds(2)).build();
         try (AssetManager assets = AssetManager.builder(jobs).source(AssetSource.inMemory(FILES)).faults(slow).build()) {
             LevelLoad load = new LevelLoader(assets).load("lvl");
-            long deadline = System.nanoTime() + Fixture.TIMEOUT.toNanos();
-            while (assets.stats().loadsStarted() < 3 && System.nanoTime() < deadline) {
-                Fixture.sleepMs(1);                        // until the level job has requested its assets
-            }
+            Fixture.waitUpTo(Fixture.TIMEOUT).until(() -> assets.stats().loadsStarted() >= 3);   // requested its assets
             Fixture.sleepMs(50);                           // their fibers are now parked on I/O
             assertTrue(jobs.stats().fibersParked() > 0, "loads are parked on I/O: " + jobs.stats());
             long t0 = System.nanoTime();
@@ -218,10 +215,8 @@ class AssetManagerTest extends WithJobSystem {
             try (AssetManager assets = AssetManager.builder(jobs).source(AssetSource.inMemory(FILES)).uploader(renderer)
                     .build()) {
                 LevelLoad load = new LevelLoader(assets).load("lvl");
-                long deadline = System.nanoTime() + Fixture.TIMEOUT.toNanos();
-                while (assets.stats().liveTextureData() == 0 && System.nanoTime() < deadline) {
-                    Fixture.sleepMs(1);                      // sleeping runs no main-thread job: the upload waits
-                }
+                // Polling runs no main-thread job: the upload waits.
+                Fixture.waitUpTo(Fixture.TIMEOUT).until(() -> assets.stats().liveTextureData() != 0);
                 assertEquals(1, assets.stats().liveTextureData(), "grass decoded, its upload queued");
                 load.unload();
                 assertTrue(load.awaitDone(Duration.ofSeconds(10)));   // runs (cancelled) main-thread jobs meanwhile
@@ -235,12 +230,10 @@ class AssetManagerTest extends WithJobSystem {
 
     /** Runs main-thread jobs (as the game loop would) until {@code done}, at most 10 s. */
     private void pumpUntil(BooleanSupplier done) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (!done.getAsBoolean() && System.nanoTime() < deadline) {
+        Fixture.waitUpTo(Duration.ofSeconds(10)).alias("condition reached while running main-thread jobs").until(() -> {
             jobs.runMainThreadJobs(1_000_000);
-            Fixture.sleepMs(1);
-        }
-        assertTrue(done.getAsBoolean(), "condition not reached after 10 s of main-thread jobs");
+            return done.getAsBoolean();
+        });
     }
 
     @Test

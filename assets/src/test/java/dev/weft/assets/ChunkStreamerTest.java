@@ -91,14 +91,12 @@ class ChunkStreamerTest extends WithJobSystem {
             // Their references are back to zero, mid-load. Only theirs: the corner's chunks start loading
             // now and hold entries of their own (counting every entry passed only while those were slow).
             // (A collision entry gives its mesh back when its cancelled load job ends: poll, not at once.)
-            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
             Set<AssetId> stillHeld = new HashSet<>(assets.entryIds());
             stillHeld.retainAll(nearStart);
-            while (!stillHeld.isEmpty() && System.nanoTime() < deadline) {
-                Fixture.sleepMs(5);
+            Fixture.waitUpTo(Duration.ofSeconds(10)).untilAsserted(() -> {
                 stillHeld.retainAll(assets.entryIds());
-            }
-            assertEquals(Set.of(), stillHeld, "the unloaded chunks' assets are all released");
+                assertEquals(Set.of(), stillHeld, "the unloaded chunks' assets are all released");
+            });
             streamer.close();                                    // and the corner's loads too
             Fixture.assertNoEntries(assets);
             Fixture.assertNoLiveTextures(assets);
@@ -139,10 +137,9 @@ class ChunkStreamerTest extends WithJobSystem {
     }
 
     private void pumpUntil(java.util.function.BooleanSupplier done) {
-        long deadline = System.nanoTime() + Fixture.TIMEOUT.toNanos();
-        while (!done.getAsBoolean() && System.nanoTime() < deadline) {
+        Fixture.waitUpTo(Fixture.TIMEOUT).until(() -> {
             jobs.runMainThreadJobs(2_000_000);
-            Fixture.sleepMs(1);
-        }
+            return done.getAsBoolean();
+        });
     }
 }

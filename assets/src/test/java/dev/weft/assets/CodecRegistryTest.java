@@ -55,11 +55,10 @@ class CodecRegistryTest extends WithJobSystem {
         try (AssetManager assets = AssetManager.builder(jobs).source(AssetSource.inMemory(files))
                 .codecs(CodecRegistry.defaults().register(TRI)).uploader(gpu).build()) {
             AssetRef<LoadedMesh> wedge = assets.mesh("lvl/meshes/wedge.tri");
-            long deadline = System.nanoTime() + Fixture.TIMEOUT.toNanos();
-            while (!wedge.isDone() && System.nanoTime() < deadline) {
+            Fixture.waitUpTo(Fixture.TIMEOUT).until(() -> {
                 jobs.runMainThreadJobs(1_000_000);   // the upload is a main-thread job
-                wedge.await(Duration.ofMillis(1));
-            }
+                return wedge.isDone();
+            });
             LoadedMesh mesh = wedge.join();
             assertEquals(List.of(), wedge.failure().stream().toList());
             assertFalse(mesh.isPlaceholder());
@@ -67,9 +66,10 @@ class CodecRegistryTest extends WithJobSystem {
             assertEquals(1, gpu.meshesUploaded);
             assertTrue(mesh.gpu().isPresent());
             wedge.release();
-            while (gpu.live() != 0 && System.nanoTime() < deadline) {
+            Fixture.waitUpTo(Fixture.TIMEOUT).until(() -> {
                 jobs.runMainThreadJobs(1_000_000);   // the free is a main-thread job too
-            }
+                return gpu.live() == 0;
+            });
             assertEquals(0, gpu.live(), "unload freed the uploaded mesh");
         }
     }

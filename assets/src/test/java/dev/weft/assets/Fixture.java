@@ -117,20 +117,24 @@ final class Fixture {
 
     /** Waits (bounded) until no fiber is parked, then asserts it; the loader must leave none behind. */
     static void assertNoFiberParked(JobSystem jobs) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (jobs.stats().fibersParked() != 0 && System.nanoTime() < deadline) {
-            sleepMs(5);
-        }
-        assertEquals(0, jobs.stats().fibersParked(), "fibers left parked: " + jobs.stats());
+        waitUpTo(Duration.ofSeconds(10)).untilAsserted(
+                () -> assertEquals(0, jobs.stats().fibersParked(), "fibers left parked: " + jobs.stats()));
+    }
+
+    /**
+     * The one way these tests wait for something (Awaitility): polls every 5 ms on the calling thread, so
+     * a condition may run main-thread jobs (the test thread is the job system's main thread), for at
+     * most {@code atMost}; on timeout the last assertion's message says what was not reached.
+     */
+    static org.awaitility.core.ConditionFactory waitUpTo(Duration atMost) {
+        return org.awaitility.Awaitility.await().atMost(atMost).pollDelay(Duration.ZERO)
+                .pollInterval(Duration.ofMillis(5)).pollInSameThread();
     }
 
     /** Waits (bounded) until every decoded texture was freed, then asserts it. */
     static void assertNoLiveTextures(AssetManager assets) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (assets.stats().liveTextureData() != 0 && System.nanoTime() < deadline) {
-            sleepMs(5);
-        }
-        assertEquals(0, assets.stats().liveTextureData(), "TextureData not freed: " + assets.stats());
+        waitUpTo(Duration.ofSeconds(10)).untilAsserted(
+                () -> assertEquals(0, assets.stats().liveTextureData(), "TextureData not freed: " + assets.stats()));
     }
 
     /**
@@ -139,11 +143,8 @@ final class Fixture {
      * after the level job has ended.
      */
     static void assertNoEntries(AssetManager assets) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (assets.stats().entries() != 0 && System.nanoTime() < deadline) {
-            sleepMs(5);
-        }
-        assertEquals(0, assets.stats().entries(), "every asset released: " + assets.stats());
+        waitUpTo(Duration.ofSeconds(10)).untilAsserted(
+                () -> assertEquals(0, assets.stats().entries(), "every asset released: " + assets.stats()));
     }
 
     static void sleepMs(long ms) {

@@ -131,10 +131,8 @@ class IoPoolTest {
             for (int i = 2; i >= 0; i--) {
                 IoPool.Pending<byte[]> p = requested.get(i);
                 waiters.add(jobs.submit(Priority.BACKGROUND, "await " + i, p::await));
-                long deadline = System.nanoTime() + Fixture.TIMEOUT.toNanos();
-                while (io.queuedCalls() < 3 - i && System.nanoTime() < deadline) {
-                    Thread.onSpinWait();            // one at a time, so the awaits reach the queue as c, b, a
-                }
+                int queued = 3 - i;                 // one at a time, so the awaits reach the queue as c, b, a
+                Fixture.waitUpTo(Fixture.TIMEOUT).until(() -> io.queuedCalls() >= queued);
             }
             source.gate.countDown();
             holder.join(Fixture.TIMEOUT);
@@ -161,10 +159,7 @@ class IoPoolTest {
                     return e.getMessage();
                 }
             });
-            long deadline = System.nanoTime() + Fixture.TIMEOUT.toNanos();
-            while (io.queuedCalls() < 1 && System.nanoTime() < deadline) {
-                Thread.onSpinWait();
-            }
+            Fixture.waitUpTo(Fixture.TIMEOUT).until(() -> io.queuedCalls() >= 1);
             io.close();                             // interrupts the gate read; the queued one never ran
             String outcome = waiter.join(Fixture.TIMEOUT);
             assertTrue(outcome.contains("closed before it ran"), outcome);

@@ -57,11 +57,9 @@ class PipelineLevelLoadingTest {
             assertEquals(1.0, p.fraction());
             assertEquals(8, p.assetsTotal());
             level.close();
-            long deadline = System.nanoTime() + TIMEOUT.toNanos();   // the unload's frees run on workers
-            while (assets.stats().liveTextureData() != 0 && System.nanoTime() < deadline) {
-                Thread.onSpinWait();
-            }
-            assertEquals(0, assets.stats().liveTextureData(), "pixels freed by Level.close(): " + assets.stats());
+            org.awaitility.Awaitility.await().atMost(TIMEOUT).pollInterval(java.time.Duration.ofMillis(1))   // frees run on workers
+                    .untilAsserted(() -> assertEquals(0, assets.stats().liveTextureData(),
+                            "pixels freed by Level.close(): " + assets.stats()));
 
             LevelLoading.Handle missing = loading.start("no_such_level");
             assertTrue(missing.awaitDone(TIMEOUT));
