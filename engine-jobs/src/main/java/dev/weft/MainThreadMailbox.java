@@ -110,7 +110,11 @@ final class MainThreadMailbox {
 
     /** Any thread. */
     void offer(JobHandle<?> job) {
-        queue.offer(job);                // XADD: a full fence before the read of asleep below
+        queue.offer(job);
+        // StoreLoad before the read of asleep (Dekker with the owner's asleep = 1, then its re-check of the
+        // queue). The Xadd queue's XADD was that fence; the VarHandle queue's offer ends with a release
+        // store when it starts a new chunk, which a later load may pass.
+        VarHandle.fullFence();
         if (asleep == 1 && ASLEEP.compareAndSet(this, 1, 0)) {
             LockSupport.unpark(owner);
         }
