@@ -1,6 +1,8 @@
 package dev.weft;
 
 import dev.weft.internal.FiberSupport;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.Executor;
 import java.util.concurrent.locks.LockSupport;
 
@@ -26,7 +28,7 @@ final class Fiber implements Executor, Runnable {
     final Thread thread;
     private Runnable continuation;          // this virtual thread's own runContinuation, captured at start
     private volatile Worker handoffTo;      // carrier that resumes us and wants us mounted right away
-    volatile boolean idle;                  // parked in a worker's idle pool; cleared by that worker
+    volatile boolean idle;                  // parked in the idle pool; cleared by the taker's claim (CAS)
     volatile boolean retire;                // set at termination: leave the loop and end the thread
     // Set by this fiber just before its idle park; read and cleared by the carrier it parks on, after the
     // unmount (Worker.mount), which then offers it to the idle pool. Plain: one thread (fiber, then its
@@ -79,6 +81,9 @@ final class Fiber implements Executor, Runnable {
             scheduler.executeForeign(r);            // a virtual thread started inside a job inherits us
             return;
         }
+        if (idle) {
+            scheduler.fibers.strayIdleWakes.incrementAndGet();   // rare: see claimIdle
+        }
         poolAfterUnmount = false;                   // runnable again (a stale permit): not idle after all
         Worker w = handoffTo;
         if (w != null && Thread.currentThread() == w.thread) {
@@ -93,6 +98,34 @@ final class Fiber implements Executor, Runnable {
         return continuation;
     }
 
+    private static final VarHandle IDLE;
+
+    static {
+        try {
+            IDLE = MethodHandles.lookup().findVarHandle(Fiber.class, "idle", boolean.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /**
+     * A worker that took this fiber from the idle pool: claims this idle period (CAS idle true -> false).
+     * False means the entry it took was stale. An unpark can reach a fiber after the wait it was meant
+     * for has ended: a Counter decrementer fires a wait node (CAS) and then unparks its thread, and the
+     * waiter may see the node fired, or the value reached, and go on before that unpark lands (a user's
+     * {@code LockSupport.unpark} of a thread that once ran their job does the same). If the fiber has
+     * parked idle meanwhile, the unpark runs it while it is pooled: it finds itself still idle, parks
+     * again, and its carrier pools it a second time. The other entry was claimed, or is the one to claim
+     * once the fiber is idle again. One claim per idle period, so one busyFibers +1 per {@code fiberIdle}
+     * -1, and one job handed to the fiber at a time. (Stopping such unparks at the source would need the
+     * waiter to spin until the waker's unpark returned, which a preempted waker stretches to a time slice;
+     * a stray unpark costs one mount, counted in {@code FiberPool.strayIdleWakes}: 1 in 400,000 waits in
+     * a fan-in stress here.)
+     */
+    boolean claimIdle() {
+        return IDLE.compareAndSet(this, true, false);
+    }
+
     /** Carrier side: make this fiber the worker's next to mount (start it or wake it from the pool). */
     void resumeOn(Worker w) {
         handoffTo = w;
@@ -100,7 +133,6 @@ final class Fiber implements Executor, Runnable {
             started = true;
             thread.start();
         } else {
-            idle = false;
             LockSupport.unpark(thread);
         }
         handoffTo = null;

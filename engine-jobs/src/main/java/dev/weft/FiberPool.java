@@ -12,14 +12,25 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>A fiber runs job after job inline, so a job that never waits costs no thread creation and no park.
  * When a job waits, its fiber parks and the worker's carrier loop mounts a ready fiber or takes an idle
- * one from {@link #idleFibers} (MPMC: the carrier a fiber parked idle on returns it, after the unmount) to go
- * on with new jobs.
+ * one to go on with new jobs.
+ *
+ * <p>Idle fibers (SYNCHRONIZATION.md §3, "Idle fibers"): the carrier a fiber parked idle on pools it,
+ * after the unmount ({@link #pool}), first in its worker's {@link Worker#spareFiber} (one slot, no atomic
+ * to fill), else in {@link #sharedIdle} (MPMC). A worker starting a job takes its own spare first, then
+ * from the shared queue, then makes a new fiber if the policy allows, and only then takes another
+ * worker's spare: so a wait that parks and resumes on one worker touches no line another worker writes,
+ * and a bounded pool is dry only when no fiber is idle anywhere. Every taker claims the fiber's idle
+ * period ({@link Fiber#claimIdle}) and drops an entry it cannot claim: a fiber pooled twice (run by a
+ * stray unpark while pooled, see {@link Fiber#claimIdle}) is handed out once.
  */
 final class FiberPool {
-    final IdleFibers idleFibers = new IdleFibers();
+    private final IdleFibers sharedIdle = new IdleFibers();
     private final Set<Fiber> allFibers = ConcurrentHashMap.newKeySet();
     private final AtomicInteger fiberCount = new AtomicInteger();
     private final AtomicLong fiberIds = new AtomicLong();
+    // Idle fibers made runnable by something other than a taker's claim (a stray unpark, see
+    // Fiber.claimIdle): harmless, but each costs a mount, and Weft's own wake-ups should cause none.
+    final AtomicLong strayIdleWakes = new AtomicLong();
     private final Scheduler scheduler;
     private final FiberPoolPolicy policy;
     private final AtomicInteger busyFibers;    // WorkerParking.busyFibers: counted before a fiber can run
@@ -30,17 +41,74 @@ final class FiberPool {
         this.busyFibers = busyFibers;
     }
 
+    /**
+     * Carrier of {@code w} only, after fiber {@code f} parked idle and unmounted ({@link Worker#mount}): from
+     * now on any worker may take it. The slot's release store (or the queue's CAS) publishes the unmount.
+     */
+    void pool(Worker w, Fiber f) {
+        if (!w.spareFiber.offer(f)) {
+            sharedIdle.offer(f);
+        }
+    }
+
+    /** Carrier of {@code w}: an idle fiber from its spare slot or the shared queue, claimed; null if none. */
+    private Fiber takeIdle(Worker w) {
+        Fiber f;
+        do {
+            f = w.spareFiber.take();
+            if (f == null) {
+                f = sharedIdle.poll();
+            }
+        } while (f != null && !f.claimIdle());      // a stale second entry: dropped
+        return f;
+    }
+
+    /** Carrier of {@code w}, when it may make no new fiber: another worker's spare, claimed, or null. */
+    private Fiber takeOthersSpare(Worker w) {
+        for (Worker other : scheduler.workers) {
+            if (other != w) {
+                Fiber f = other.spareFiber.take();
+                if (f != null && f.claimIdle()) {
+                    return f;
+                }
+            }
+        }
+        return null;
+    }
+
+    /** Any thread: whether some fiber was idle at the moment of reading (a dry worker's hint to retry). */
+    boolean anyIdle() {
+        if (!sharedIdle.isEmpty()) {
+            return true;
+        }
+        for (Worker w : scheduler.workers) {
+            if (w.spareFiber.isOccupied()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** For tests: entries in the spare slots and the shared queue (a fiber pooled twice counts twice). */
+    int idleEntries() {
+        int n = sharedIdle.size();
+        for (Worker w : scheduler.workers) {
+            n += w.spareFiber.isOccupied() ? 1 : 0;
+        }
+        return n;
+    }
+
     /** Carrier side: start {@code job} on a pooled (or new) fiber, which becomes {@code w.next}. */
     void startOnFiber(Worker w, JobNode job) {
-        Fiber f = idleFibers.poll();
-        // Only the carrier a fiber parked on pools it, after the unmount (Worker.mount): checked in tests.
-        assert f == null || f.thread.getState() == Thread.State.WAITING
-                : f.thread + " was pooled before it parked (only its carrier may pool it, after the unmount)";
+        Fiber f = takeIdle(w);
         if (f == null) {
             f = newFiber(w);
             if (f == null) {
-                onPoolDry(w, job);
-                return;
+                f = takeOthersSpare(w);
+                if (f == null) {
+                    onPoolDry(w, job);
+                    return;
+                }
             }
         }
         w.exhaustedSinceNanos = 0;
@@ -92,10 +160,17 @@ final class FiberPool {
         }
     }
 
-    /** At worker exit: end every idle fiber (each runs to its end on this carrier). */
+    /**
+     * At worker exit: end this worker's spare and every fiber in the shared queue (each runs to its end on
+     * this carrier). Every worker does this as it exits, so the last one leaves no idle fiber behind: only
+     * a worker fills its own slot, and it has stopped doing so.
+     */
     void retireIdleFibers(Worker w) {
         Fiber f;
-        while ((f = idleFibers.poll()) != null) {
+        while ((f = w.spareFiber.take()) != null || (f = sharedIdle.poll()) != null) {
+            if (!f.claimIdle()) {
+                continue;                      // a stale second entry: the fiber is retired through the other
+            }
             f.retire = true;
             f.resumeOn(w);
             Object item = w.next;

@@ -4,8 +4,9 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import org.jctools.queues.varhandle.MpmcVarHandleArrayQueue;
 
 /**
- * The idle fiber pool: any worker's carrier offers a fiber that parked idle (after its unmount), any
- * worker polls one to start a job. Multi-producer, multi-consumer.
+ * The shared idle fiber pool, behind the workers' spare slots ({@link FiberPool}): any worker's carrier
+ * offers a fiber that parked idle (after its unmount) and found its spare slot full, any worker polls
+ * one to start a job. Multi-producer, multi-consumer.
  *
  * <p>A bounded JCTools MPMC array queue (VarHandles, no {@code sun.misc.Unsafe}: no JVM flag) of
  * {@link #CAPACITY} holds the idle fibers of a game's steady state with no allocation per offer. More
@@ -34,6 +35,11 @@ final class IdleFibers {
     Fiber poll() {
         Fiber f = pooled.poll();
         return f != null ? f : overflow.poll();
+    }
+
+    /** For tests: the entries in both queues (a snapshot). */
+    int size() {
+        return pooled.size() + overflow.size();
     }
 
     /** True if no idle fiber was visible (the array, then the overflow). */

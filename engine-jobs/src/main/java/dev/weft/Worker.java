@@ -1,5 +1,6 @@
 package dev.weft;
 
+import dev.weft.internal.SpareSlot;
 import dev.weft.internal.WorkStealingDeque;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -57,6 +58,9 @@ final class Worker extends WorkerLayout.PadAfterParkState {
     final MpscVarHandleArrayQueue<JobNode> returnedJobs = new MpscVarHandleArrayQueue<>(RETURN_CAPACITY);
     final MpscVarHandleArrayQueue<JobNode> returnedRanges = new MpscVarHandleArrayQueue<>(RETURN_CAPACITY);
     Fiber mounted;                               // the fiber this carrier runs right now, or null
+    // One idle fiber this worker keeps for its next job start: filled only by this carrier, after the
+    // fiber unmounted; taken by it, or by a worker that may make no new fiber (FiberPool, SpareSlot).
+    final SpareSlot<Fiber> spareFiber = new SpareSlot<>();
     Object next;                                 // a fiber or foreign continuation to mount next
     int pollCount;                               // for the starvation bound
     private int rng;                             // xorshift state for victim selection
@@ -319,7 +323,7 @@ final class Worker extends WorkerLayout.PadAfterParkState {
             mounted = null;
             if (f.poolAfterUnmount) {            // it parked idle: only now may another worker take it
                 f.poolAfterUnmount = false;
-                scheduler.fibers.idleFibers.offer(f);
+                scheduler.fibers.pool(this, f);
             }
             flushHeld();                         // the fiber parked, yielded or ended: nothing held meanwhile
             if (capHeld != 0) {

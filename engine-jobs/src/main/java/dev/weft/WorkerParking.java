@@ -109,7 +109,7 @@ class WorkerParking extends WorkerParkingPadTail {
         IdleStrategy s = idleStrategy;
         Scheduler sc = scheduler;
         if (w.exhaustedSinceNanos != 0) {
-            if (sc.fibers.idleFibers.isEmpty() && hasVisibleWork()) {
+            if (!sc.fibers.anyIdle() && hasVisibleWork()) {
                 LockSupport.parkNanos(this, 100_000L);   // a dry bounded pool: poll for freed fibers,
                 w.retryDryPool = true;                   // then try once more to start a new job
                 return;
