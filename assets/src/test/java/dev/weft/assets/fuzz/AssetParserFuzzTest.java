@@ -30,11 +30,15 @@ import org.junit.jupiter.api.Timeout;
  * {@link PngFuzzChild}), no hang (every input under {@link #PER_INPUT}), only documented exceptions
  * (AssetFormatException naming the file), data that meets the contract, native memory freed.
  *
- * <p>Why not Jazzer: jazzer-junit 0.24.0 runs under surefire on JDK 25 in regression mode, but its shaded
- * ASM cannot read class files of version 69 ("Failed to instrument ...: Unsupported class file major
- * version 69" for every class, with a stack trace each), so with JAZZER_FUZZ=1 it fuzzes blind: 540k runs
- * in 11 s with the corpus stuck at one 1-byte input. A Jazzer whose ASM knows Java 25 can reuse
- * {@link Oracle} unchanged.
+ * <p>Why this seeded campaign stays beside the Jazzer fuzz tests ({@link JazzerTargets}): PNGs are
+ * decoded in a child JVM, so a crash in stb_image's native code is a finding with its input saved rather
+ * than a dead surefire fork; LWJGL's debug allocator counts stb's native memory per input; decodes on
+ * Weft fibers are compared with sequential ones; and its edits know the formats (PNG chunks with fixed
+ * CRCs, OBJ and level edge tokens). Jazzer 0.24.0 adds none of that, and on JDK 25 it gets no coverage
+ * either: its shaded ASM stops at class-file version 67 (Java 23), so every class compiled at release 25
+ * fails with "Unsupported class file major version 69", and JAZZER_FUZZ=1 fuzzes blind (1.8 million runs
+ * in 31 s with the corpus stuck at one 1-byte input). Drop the level and OBJ campaigns here once a Jazzer
+ * whose ASM reads Java 25 is served.
  *
  * <p>Sizes: CI about {@value #CI_LEVEL_INPUTS} level files, {@value #CI_OBJ_INPUTS} OBJ files and
  * {@value #CI_PNG_INPUTS} PNGs; -Dweft.stress=full twenty times that. -Dweft.fuzz.seed=N changes the
@@ -51,13 +55,13 @@ class AssetParserFuzzTest {
     static final long SEED = Long.getLong("weft.fuzz.seed", 0xF022_0001L);
     static final Path FINDINGS = Path.of("target", "fuzz-findings");
     /**
-     * Defects already found and reported, by key prefix; each has a reproducer with a .known-bug note in
-     * src/test/resources/fuzz-regressions/. They are counted and saved but do not fail the campaign, so it
-     * keeps guarding everything else; -Dweft.fuzz.knownBugs=true makes them fail it. Remove an entry
+     * Defects already found and reported, by key prefix; with the fix, their input goes into the Jazzer
+     * corpus (src/test/resources/dev/weft/assets/fuzz/*FuzzTestInputs/). They are counted and saved but do
+     * not fail the campaign, so it keeps guarding everything else; -Dweft.fuzz.knownBugs=true makes them fail it. Remove an entry
      * together with its fix.
      */
     // None open: the three found so far (non-finite OBJ normals, quadratic level coordinates, stale stb
-    // failure reasons) are fixed and their inputs replay in FuzzRegressionsTest. While one is open, list it
+    // failure reasons) are fixed and their inputs replay in the Jazzer fuzz tests' regression mode. While one is open, list it
     // here, e.g. Map.of(Mutator.Format.OBJ, List.of("contract: non-finite normal")), unless
     // Boolean.getBoolean("weft.fuzz.knownBugs").
     static final Map<Mutator.Format, List<String>> KNOWN_DEFECTS = Map.of();

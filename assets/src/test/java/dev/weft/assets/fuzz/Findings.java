@@ -16,7 +16,8 @@ import java.util.Map;
  * Defects found in a campaign, grouped by key (exception type and first parser frame, or the property
  * broken). The first inputs of each key are saved as {@code <dir>/<format>-<key hash>-<index>.<ext>},
  * with a {@code .txt} beside it saying what failed and how the input was made; copy a file into
- * {@code src/test/resources/fuzz-regressions/} to keep it as a regression ({@link FuzzRegressionsTest}).
+ * {@code src/test/resources/dev/weft/assets/fuzz/<Format>FuzzTestInputs/<method>/} to keep it as a regression
+ * (Jazzer replays it: {@link JazzerTargets}).
  */
 final class Findings {
     private static final int SAVED_PER_KEY = 3;

@@ -224,7 +224,7 @@ final class Mutator {
                 String[] ends = {"", "", "x", ".", "e", ".5x", "-"};
                 String end = ends[rnd.nextInt(ends.length)];
                 // Long digit runs, matching or not: LevelFileParser once took quadratic time to reject one
-                // (fuzz-regressions/level-coordinate-backtracking.level); its coordinate regex is possessive now.
+                // (LevelFileFuzzTestInputs/levelFile/level-coordinate-backtracking.level); its coordinate regex is possessive now.
                 int max = 40_000;
                 replacement = "1".repeat(1 + rnd.nextInt(max)) + end;
             } else {
