@@ -348,9 +348,7 @@ final class Scheduler {
                 j.cancelBeforeStart(this);
                 return;
             }
-            if (w.jobs[j.priority].push(j)) {
-                signalLocalWork(j.priority);
-            }
+            pushOwn(w, j);
             return;
         }
         externalSubmitters.incrementAndGet();      // before reading runState: see "Shutdown"
@@ -369,11 +367,23 @@ final class Scheduler {
                 j.cancelBeforeStart(this);
                 return;
             }
-            picker.injectedJobs[j.priority].offer(j);
-            signalWork(j.priority);
+            inject(j);
         } finally {
             externalSubmitters.decrementAndGet();
         }
+    }
+
+    /** Worker {@code w}'s own thread: onto its deque; signals only on the empty-to-non-empty push. */
+    private void pushOwn(Worker w, JobNode j) {
+        if (w.jobs[j.priority].push(j)) {
+            signalLocalWork(j.priority);
+        }
+    }
+
+    /** Any other thread, inside the externalSubmitters window: into the injection queue, then signal. */
+    private void inject(JobNode j) {
+        picker.injectedJobs[j.priority].offer(j);
+        signalWork(j.priority);
     }
 
     /**
@@ -410,9 +420,7 @@ final class Scheduler {
         }
         Worker w = Worker.current(this);
         if (w != null && runState < STOPPING) {
-            if (w.jobs[j.priority].push(j)) {
-                signalLocalWork(j.priority);
-            }
+            pushOwn(w, j);
             return;
         }
         externalSubmitters.incrementAndGet();          // before reading runState: see "Shutdown"
@@ -421,8 +429,7 @@ final class Scheduler {
                 j.cancelBeforeStart(this);
                 return;
             }
-            picker.injectedJobs[j.priority].offer(j);
-            signalWork(j.priority);
+            inject(j);
         } finally {
             externalSubmitters.decrementAndGet();
         }

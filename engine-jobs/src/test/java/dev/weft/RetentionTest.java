@@ -1,7 +1,6 @@
 package dev.weft;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weft.internal.WorkStealingDeque;
@@ -134,17 +133,10 @@ class RetentionTest {
     }
 
     private static void assertCollected(List<WeakReference<Object>> refs, String what) {
-        long deadline = System.nanoTime() + TestSupport.LONG.toNanos();
-        int alive;
-        do {
-            System.gc();
-            alive = (int) refs.stream().filter(r -> r.get() != null).count();
-            if (alive == 0) {
-                return;
-            }
-            Thread.onSpinWait();
-        } while (System.nanoTime() < deadline);
-        assertNull(refs.stream().map(WeakReference::get).filter(o -> o != null).findFirst().orElse(null),
-                alive + " of " + refs.size() + " " + what + " still reachable after GC");
+        TestSupport.eventually(() -> refs.stream().filter(r -> r.get() != null).count() + " of " + refs.size()
+                + " " + what + " still reachable after GC", () -> {
+                    System.gc();
+                    return refs.stream().allMatch(r -> r.get() == null);
+                });
     }
 }

@@ -170,16 +170,9 @@ public final class DemoCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
-        if (compareFrameGraph) {
+        if (compareFrameGraph || comparePipeline) {
             try {
-                return FrameGraphComparison.run(cfg, comparePipeline);
-            } catch (IllegalArgumentException e) {
-                throw new ParameterException(spec.commandLine(), e.getMessage(), e);
-            }
-        }
-        if (comparePipeline) {
-            try {
-                return PipelineComparison.run(cfg);
+                return compareFrameGraph ? FrameGraphComparison.run(cfg, comparePipeline) : PipelineComparison.run(cfg);
             } catch (IllegalArgumentException e) {
                 throw new ParameterException(spec.commandLine(), e.getMessage(), e);
             }

@@ -1,10 +1,6 @@
 package dev.weft.demo.game;
 
-import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.ToDoubleFunction;
@@ -36,28 +32,18 @@ final class FrameGraphComparison {
         }
         PrintStream out = cfg.out();
         boolean[] jobGraph = {false, true, true, false};
-        RunSummary[] runs = new RunSummary[jobGraph.length];
+        RunSummary[] runs;
         try {
-            for (int i = 0; i < runs.length; i++) {
-                out.printf(Locale.ROOT, "weft-demo: compare-frame-graph: run %d of %d, %s%n", i + 1, runs.length,
-                        jobGraph[i] ? "job-graph" : "parked-waits");
-                runs[i] = Game.run(cfg.comparisonRun(cfg.pipeline(), jobGraph[i]));
-            }
+            runs = Comparisons.runAll(cfg, "compare-frame-graph",
+                    new String[] {"parked-waits", "job-graph", "job-graph", "parked-waits"},
+                    i -> cfg.comparisonRun(cfg.pipeline(), jobGraph[i]));
         } catch (GameException e) {
             out.println("weft-demo: " + e.getMessage());
             return e.exitCode();
         }
         print(out, List.of(runs[0], runs[3]), List.of(runs[1], runs[2]));
-        if (cfg.summary() != null) {
-            try {
-                write(cfg.summary(), runs);
-                out.println("weft-demo: comparison summary written to " + cfg.summary());
-            } catch (IOException e) {
-                out.println("weft-demo: cannot write --summary " + cfg.summary() + ": " + e);
-                return Game.EXIT_FAILED;
-            }
-        }
-        return Game.EXIT_OK;
+        return Comparisons.writeSummary(cfg, "{\"parked_waits\": [" + runs[0].toJson() + ", " + runs[3].toJson()
+                + "], \"job_graph\": [" + runs[1].toJson() + ", " + runs[2].toJson() + "]}");
     }
 
     static void print(PrintStream out, List<RunSummary> parked, List<RunSummary> graph) {
@@ -87,14 +73,5 @@ final class FrameGraphComparison {
         out.printf(Locale.ROOT, "  %-26s %10.2f %10.2f %10.2f %10.2f %12s%n", name, f.applyAsDouble(parked.get(0)),
                 f.applyAsDouble(parked.get(1)), f.applyAsDouble(graph.get(0)), f.applyAsDouble(graph.get(1)),
                 p > 0 ? String.format(Locale.ROOT, "%.2f", g / p) : "-");
-    }
-
-    private static void write(Path file, RunSummary[] runs) throws IOException {
-        Path parent = file.toAbsolutePath().getParent();
-        if (parent != null) {
-            Files.createDirectories(parent);
-        }
-        Files.writeString(file, "{\"parked_waits\": [" + runs[0].toJson() + ", " + runs[3].toJson()
-                + "], \"job_graph\": [" + runs[1].toJson() + ", " + runs[2].toJson() + "]}\n", StandardCharsets.UTF_8);
     }
 }

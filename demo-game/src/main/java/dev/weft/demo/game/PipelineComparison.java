@@ -1,10 +1,6 @@
 package dev.weft.demo.game;
 
-import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Locale;
 import java.util.function.ToDoubleFunction;
 
@@ -32,28 +28,16 @@ final class PipelineComparison {
                     + " describe only one run: run with --pipeline or without it for those");
         }
         PrintStream out = cfg.out();
-        RunSummary plain;
-        RunSummary pipelined;
+        RunSummary[] runs;
         try {
-            out.println("weft-demo: compare-pipeline: run 1 of 2, plain");
-            plain = Game.run(cfg.comparisonRun(false));
-            out.println("weft-demo: compare-pipeline: run 2 of 2, --pipeline");
-            pipelined = Game.run(cfg.comparisonRun(true));
+            runs = Comparisons.runAll(cfg, "compare-pipeline", new String[] {"plain", "--pipeline"},
+                    i -> cfg.comparisonRun(i == 1));
         } catch (GameException e) {
             out.println("weft-demo: " + e.getMessage());
             return e.exitCode();
         }
-        print(out, plain, pipelined);
-        if (cfg.summary() != null) {
-            try {
-                write(cfg.summary(), plain, pipelined);
-                out.println("weft-demo: comparison summary written to " + cfg.summary());
-            } catch (IOException e) {
-                out.println("weft-demo: cannot write --summary " + cfg.summary() + ": " + e);
-                return Game.EXIT_FAILED;
-            }
-        }
-        return Game.EXIT_OK;
+        print(out, runs[0], runs[1]);
+        return Comparisons.writeSummary(cfg, "{\"plain\": " + runs[0].toJson() + ", \"pipelined\": " + runs[1].toJson() + "}");
     }
 
     static void print(PrintStream out, RunSummary plain, RunSummary pipelined) {
@@ -71,14 +55,5 @@ final class PipelineComparison {
 
     private static void row(PrintStream out, String name, RunSummary a, RunSummary b, ToDoubleFunction<RunSummary> f) {
         out.printf(Locale.ROOT, "  %-32s %10.2f %10.2f%n", name, f.applyAsDouble(a), f.applyAsDouble(b));
-    }
-
-    private static void write(Path file, RunSummary plain, RunSummary pipelined) throws IOException {
-        Path parent = file.toAbsolutePath().getParent();
-        if (parent != null) {
-            Files.createDirectories(parent);
-        }
-        Files.writeString(file, "{\"plain\": " + plain.toJson() + ", \"pipelined\": " + pipelined.toJson() + "}\n",
-                StandardCharsets.UTF_8);
     }
 }
