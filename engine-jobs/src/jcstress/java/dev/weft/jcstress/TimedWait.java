@@ -10,8 +10,12 @@ import java.time.Duration;
  * within microseconds releases the waiter long before {@link #TIMEOUT}.
  */
 final class TimedWait {
-    /** Far longer than any wake-up, even on a loaded machine; short enough to keep a lost one cheap. */
-    static final Duration TIMEOUT = Duration.ofSeconds(2);
+    /**
+     * Far longer than any wake-up, even on a loaded machine. It was 2 s until a run with four spinning
+     * actors on 2 busy CPUs had the decrementing actor descheduled that long (one "timed out" sample,
+     * 2026-12-03); a lost wake-up still shows, as LATE, at 10 s a sample.
+     */
+    static final Duration TIMEOUT = Duration.ofSeconds(10);
 
     static final int RELEASED = 1;       // returned true before its timeout ran out
     static final int LATE = 2;           // returned true only at its timeout: it slept through the wake-up
