@@ -69,22 +69,38 @@ public final class Counter {
         this(null);
     }
 
-    /** A named counter at zero; the name appears in errors, traces and watchdog reports. */
+    /**
+     * A named counter at zero; the name appears in errors, traces and watchdog reports.
+     *
+     * @param name the counter's name; may be null, then {@link #name()} derives one from its identity
+     */
     public Counter(String name) {
         this.name = name;
     }
 
-    /** The counter's name, or a default derived from its identity. */
+    /**
+     * The counter's name, or a default derived from its identity.
+     *
+     * @return the name given at construction, or {@code counter@<hex identity hash>} if none was
+     */
     public String name() {
         return name != null ? name : "counter@" + Integer.toHexString(System.identityHashCode(this));
     }
 
-    /** The current value. */
+    /**
+     * The current value.
+     *
+     * @return the number of pending units, never below zero
+     */
     public long value() {
         return (int) state;
     }
 
-    /** True if the value is zero. */
+    /**
+     * True if the value is zero.
+     *
+     * @return true if no unit is pending
+     */
     public boolean isDone() {
         return (int) state == 0;
     }
@@ -96,8 +112,10 @@ public final class Counter {
     /**
      * Adds {@code n} units of pending work (jobs do this themselves when submitted with the counter).
      *
+     * @param n the units to add, from 0 to {@link Integer#MAX_VALUE}
      * @throws IllegalStateException if the value would exceed {@link Integer#MAX_VALUE}; the counter is
      *     then left exactly as it was (value and add-epoch), and no other thread saw it change
+     * @throws IllegalArgumentException if {@code n} is negative or above {@link Integer#MAX_VALUE}
      */
     public void add(long n) {
         if (n < 0 || n > Integer.MAX_VALUE) {
@@ -128,9 +146,11 @@ public final class Counter {
     /**
      * Marks {@code n} units done and wakes every waiter whose target is now reached.
      *
+     * @param n the units done, from 0 to {@link Integer#MAX_VALUE}
      * @throws IllegalStateException if that would take the value below zero. The counter is then left
      *     exactly as it was, and no other thread saw it change: a refused decrement never makes a
      *     concurrent legitimate decrement fail, and never lets a waiter return early
+     * @throws IllegalArgumentException if {@code n} is negative or above {@link Integer#MAX_VALUE}
      */
     public void decrement(long n) {
         if (n < 0 || n > Integer.MAX_VALUE) {
@@ -171,8 +191,10 @@ public final class Counter {
     /**
      * Waits until the value is at or below {@code target}.
      *
+     * @param target the value to wait for; 0 or more
      * @throws JobFailedException if a job of this counter failed
      * @throws JobCancelledException if the waiting job is cancelled while it waits
+     * @throws IllegalArgumentException if {@code target} is negative
      */
     public void await(long target) {
         checkTarget(target);
@@ -185,13 +207,23 @@ public final class Counter {
     /**
      * Waits at most {@code timeout} for the value to reach zero.
      *
+     * @param timeout how long to wait at most; zero or negative checks once without waiting
      * @return true if it did, false on timeout
+     * @throws JobFailedException if the value reached zero and a job of this counter failed
      */
     public boolean await(Duration timeout) {
         return await(0, timeout);
     }
 
-    /** Waits at most {@code timeout} for the value to reach {@code target}; false on timeout. */
+    /**
+     * Waits at most {@code timeout} for the value to reach {@code target}; false on timeout.
+     *
+     * @param target the value to wait for; 0 or more
+     * @param timeout how long to wait at most; zero or negative checks once without waiting
+     * @return true if the value reached {@code target}, false on timeout
+     * @throws JobFailedException if the value reached {@code target} and a job of this counter failed
+     * @throws IllegalArgumentException if {@code target} is negative
+     */
     public boolean await(long target, Duration timeout) {
         checkTarget(target);
         long nanos = Math.max(0L, timeout.toNanos());
@@ -209,7 +241,11 @@ public final class Counter {
         }
     }
 
-    /** The first failure of a job of this counter, or null. */
+    /**
+     * The first failure of a job of this counter, or null.
+     *
+     * @return the first failure recorded, or null if no job of this counter failed
+     */
     public JobFailedException failure() {
         return failure;
     }

@@ -32,17 +32,30 @@ public record FiberPoolPolicy(int maxFibers, Duration exhaustionTimeout) {
         }
     }
 
-    /** Makes fibers as needed (the default). */
+    /**
+     * Makes fibers as needed (the default).
+     *
+     * @return an unbounded policy, with a one-second exhaustion timeout that never applies
+     */
     public static FiberPoolPolicy growable() {
         return new FiberPoolPolicy(Integer.MAX_VALUE, Duration.ofSeconds(1));
     }
 
-    /** At most {@code maxFibers} fibers; a dry pool fails waiting jobs after {@code exhaustionTimeout}. */
+    /**
+     * At most {@code maxFibers} fibers; a dry pool fails waiting jobs after {@code exhaustionTimeout}.
+     *
+     * @return a bounded policy
+     */
     public static FiberPoolPolicy bounded(int maxFibers, Duration exhaustionTimeout) {
         return new FiberPoolPolicy(maxFibers, exhaustionTimeout);
     }
 
-    /** At most {@code maxFibers} fibers, failing waiting jobs after one second of exhaustion. */
+    /**
+     * At most {@code maxFibers} fibers, failing waiting jobs after one second of exhaustion.
+     *
+     * @param maxFibers the most fibers that may exist at once; 1 or more
+     * @return a bounded policy
+     */
     public static FiberPoolPolicy bounded(int maxFibers) {
         return bounded(maxFibers, Duration.ofSeconds(1));
     }

@@ -31,22 +31,40 @@ public record IdleStrategy(int spins, int yields, boolean parks) {
         }
     }
 
-    /** Spin, then yield, then park: the default. */
+    /**
+     * Spin, then yield, then park: the default.
+     *
+     * @param spins scans with {@link Thread#onSpinWait()} between them before yielding; 0 or more
+     * @param yields scans with {@link Thread#yield()} between them before parking; 0 or more
+     * @return a strategy that ends by parking
+     */
     public static IdleStrategy backoff(int spins, int yields) {
         return new IdleStrategy(spins, yields, true);
     }
 
-    /** {@link #backoff(int, int)} with the default counts. */
+    /**
+     * {@link #backoff(int, int)} with the default counts.
+     *
+     * @return the default strategy
+     */
     public static IdleStrategy backoff() {
         return backoff(DEFAULT_SPINS, DEFAULT_YIELDS);
     }
 
-    /** Never parks, never yields: each idle worker burns its core. For dedicated benchmark machines. */
+    /**
+     * Never parks, never yields: each idle worker burns its core. For dedicated benchmark machines.
+     *
+     * @return a strategy that only spins
+     */
     public static IdleStrategy busySpin() {
         return new IdleStrategy(Integer.MAX_VALUE, 0, false);
     }
 
-    /** Never parks: yields between scans. */
+    /**
+     * Never parks: yields between scans.
+     *
+     * @return a strategy that only yields
+     */
     public static IdleStrategy yielding() {
         return new IdleStrategy(0, Integer.MAX_VALUE, false);
     }

@@ -14,6 +14,10 @@ package dev.weft;
  */
 @FunctionalInterface
 public interface Job {
-    /** Does the work. Runs on a Weft fiber; may wait on counters and handles (that parks the fiber). */
+    /**
+     * Does the work. Runs on a Weft fiber; may wait on counters and handles (that parks the fiber).
+     *
+     * @throws Exception anything; it is caught and recorded as the job's failure
+     */
     void run() throws Exception;
 }

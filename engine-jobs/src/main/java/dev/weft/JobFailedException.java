@@ -31,7 +31,11 @@ public class JobFailedException extends RuntimeException {
         return String.valueOf(cause);
     }
 
-    /** The name of the job that failed first. */
+    /**
+     * The name of the job that failed first.
+     *
+     * @return the failed job's name
+     */
     public String jobName() {
         return jobName;
     }

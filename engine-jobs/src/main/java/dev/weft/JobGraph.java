@@ -52,17 +52,30 @@ public final class JobGraph {
         this.sinks = s.toArray(Node[]::new);
     }
 
-    /** Starts building a graph; {@code name} names its completion job in traces and errors. */
+    /**
+     * Starts building a graph; {@code name} names its completion job in traces and errors.
+     *
+     * @param name the graph's name, also that of the job that completes a run; not null
+     * @return a new, empty builder
+     */
     public static Builder builder(String name) {
         return new Builder(Objects.requireNonNull(name, "name"));
     }
 
-    /** The graph's name. */
+    /**
+     * The graph's name.
+     *
+     * @return the name given to {@link #builder(String)}
+     */
     public String name() {
         return name;
     }
 
-    /** The nodes, each after all of its predecessors. */
+    /**
+     * The nodes, each after all of its predecessors.
+     *
+     * @return an immutable list of the nodes in topological order
+     */
     public List<Node> nodes() {
         return List.of(order);
     }
@@ -71,6 +84,9 @@ public final class JobGraph {
      * Runs the graph once and returns at once: {@code done} counts the run until every node ended, and
      * records the first failure. Nodes are in the submitting job's group, as with {@link JobSystem#run}.
      *
+     * @param jobs the job system to run the nodes on; not null
+     * @param done incremented now and decremented when every node ended; it records the first failure; not
+     *             null
      * @throws java.util.concurrent.RejectedExecutionException if the system refuses submissions
      */
     public void run(JobSystem jobs, Counter done) {
@@ -79,7 +95,13 @@ public final class JobGraph {
         start(jobs, null, done);
     }
 
-    /** {@link #run(JobSystem, Counter)} with every node in {@code group}, which can cancel the run. */
+    /**
+     * {@link #run(JobSystem, Counter)} with every node in {@code group}, which can cancel the run.
+     *
+     * @param group the group the nodes run in; cancelling it cancels the run; not null
+     * @param done incremented now and decremented when every node ended; it records the first failure; not
+     *             null
+     */
     public void run(JobGroup group, Counter done) {
         Objects.requireNonNull(group, "group");
         Objects.requireNonNull(done, "done: the counter that says when the whole graph ran");
@@ -142,7 +164,11 @@ public final class JobGraph {
             this.grain = grain;
         }
 
-        /** The node's name. */
+        /**
+         * The node's name.
+         *
+         * @return the name given when the node was added, unique in its graph
+         */
         public String name() {
             return name;
         }
@@ -151,6 +177,8 @@ public final class JobGraph {
          * Makes {@code later} start only after this node ended. Returns {@code later}, so chains read
          * {@code a.precedes(b).precedes(c)}.
          *
+         * @param later the node to run after this one; of the same builder, not null
+         * @return {@code later}
          * @throws IllegalArgumentException if {@code later} belongs to another builder
          * @throws IllegalStateException if the graph was already built
          */
@@ -184,14 +212,37 @@ public final class JobGraph {
             this.name = name;
         }
 
-        /** Adds a job node. */
+        /**
+         * Adds a job node.
+         *
+         * @param name the node's name, unique in the graph; not null
+         * @param priority the priority the node's job runs at; not null
+         * @param job the work to run; not null
+         * @return the new node, to join with edges
+         * @throws IllegalArgumentException if the graph already has a node of that name
+         * @throws IllegalStateException if the graph was already built
+         */
         public Node job(String name, Priority priority, Job job) {
             Objects.requireNonNull(job, "job");
             return add(new Node(this, nodes.size(), checkName(name), Objects.requireNonNull(priority, "priority"),
                     job, null, 0, 0, 0));
         }
 
-        /** Adds a parallel loop node: {@code body} over {@code [from, to)} in ranges of at most {@code grain}. */
+        /**
+         * Adds a parallel loop node: {@code body} over {@code [from, to)} in ranges of at most {@code grain}.
+         *
+         * @param name the node's name, unique in the graph; not null
+         * @param priority the priority of the loop's ranges; not null
+         * @param from the first index, inclusive
+         * @param to the end index, exclusive; not less than {@code from}
+         * @param grain the largest number of indices one call of {@code body} gets; at least 1
+         * @param body called with each range {@code [start, end)} and the index of the worker running it; not
+         *             null
+         * @return the new node, to join with edges
+         * @throws IllegalArgumentException if {@code grain} is less than 1, {@code to} is less than {@code
+         *                                  from}, or the graph already has a node of that name
+         * @throws IllegalStateException if the graph was already built
+         */
         public Node parallelFor(String name, Priority priority, int from, int to, int grain, RangeJob body) {
             Objects.requireNonNull(body, "body");
             if (grain < 1 || to < from) {
@@ -229,6 +280,7 @@ public final class JobGraph {
         /**
          * Checks the edges and builds the graph.
          *
+         * @return the immutable graph, which may be run any number of times; this builder is then closed
          * @throws IllegalStateException if the edges make a cycle; the message names it, e.g.
          *         {@code cycle: cull -> build -> cull}
          */

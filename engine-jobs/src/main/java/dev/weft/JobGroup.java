@@ -29,12 +29,20 @@ public final class JobGroup {
         this.name = name;
     }
 
-    /** The group's name. */
+    /**
+     * The group's name.
+     *
+     * @return the name given to {@link JobSystem#newGroup(String)}
+     */
     public String name() {
         return name;
     }
 
-    /** True after {@link #cancel()}. */
+    /**
+     * True after {@link #cancel()}.
+     *
+     * @return true once the group has been cancelled; it never turns false again
+     */
     public boolean isCancelled() {
         return cancelled;
     }
@@ -45,32 +53,67 @@ public final class JobGroup {
         scheduler.fibers.cancelWaitsOf(this);
     }
 
-    /** Runs {@code job} in this group at NORMAL priority. */
+    /**
+     * Runs {@code job} in this group at NORMAL priority.
+     *
+     * @param job the work to run; not null
+     */
     public void run(Job job) {
         scheduler.run(Priority.NORMAL, null, job, null, this);
     }
 
-    /** Runs {@code job} in this group, decrementing {@code counter} when it ends. */
+    /**
+     * Runs {@code job} in this group, decrementing {@code counter} when it ends.
+     *
+     * @param priority the job's priority; not null
+     * @param name the job's name in failures, traces and watchdog reports; may be null
+     * @param job the work to run; not null
+     * @param counter incremented now and decremented when the job ends; may be null
+     */
     public void run(Priority priority, String name, Job job, Counter counter) {
         scheduler.run(priority, name, job, counter, this);
     }
 
-    /** Submits a value-returning job in this group. */
+    /**
+     * Submits a value-returning job in this group.
+     *
+     * @param <T> the result type
+     * @param priority the job's priority; not null
+     * @param name the job's name in failures, traces and watchdog reports; may be null
+     * @param callable the work whose result the handle gives; not null
+     * @return the job's handle
+     */
     public <T> JobHandle<T> submit(Priority priority, String name, Callable<T> callable) {
         return scheduler.submit(priority, name, callable, null, this);
     }
 
-    /** Submits a value-returning job in this group at NORMAL priority. */
+    /**
+     * Submits a value-returning job in this group at NORMAL priority.
+     *
+     * @param <T> the result type
+     * @param callable the work whose result the handle gives; not null
+     * @return the job's handle
+     */
     public <T> JobHandle<T> submit(Callable<T> callable) {
         return scheduler.submit(Priority.NORMAL, null, callable, null, this);
     }
 
-    /** Jobs of this group to start when these counters reach zero; see {@link Prerequisites}. */
+    /**
+     * Jobs of this group to start when these counters reach zero; see {@link Prerequisites}.
+     *
+     * @param counters the counters that must all reach zero before the jobs start
+     * @return the prerequisites, whose jobs belong to this group
+     */
     public Prerequisites after(Counter... counters) {
         return Prerequisites.ofCounters(scheduler, this, counters);
     }
 
-    /** Jobs of this group to start when these jobs have ended; see {@link Prerequisites}. */
+    /**
+     * Jobs of this group to start when these jobs have ended; see {@link Prerequisites}.
+     *
+     * @param handles the jobs that must all have ended before the jobs start
+     * @return the prerequisites, whose jobs belong to this group
+     */
     public Prerequisites after(JobHandle<?>... handles) {
         return Prerequisites.ofHandles(scheduler, this, handles);
     }

@@ -88,12 +88,20 @@ public final class JobHandle<T> extends JobNode {
         return super.name();
     }
 
-    /** True once the job has ended: value, failure or cancellation. */
+    /**
+     * True once the job has ended: value, failure or cancellation.
+     *
+     * @return true once the job has ended, however it ended
+     */
     public boolean isDone() {
         return done.value() == 0;
     }
 
-    /** True if the job was cancelled before it started, or ended by honouring a cancellation. */
+    /**
+     * True if the job was cancelled before it started, or ended by honouring a cancellation.
+     *
+     * @return true if the job ended cancelled
+     */
     public boolean isCancelled() {
         return isDone() && cancelled;
     }
@@ -101,6 +109,7 @@ public final class JobHandle<T> extends JobNode {
     /**
      * Waits for the job and returns its value.
      *
+     * @return the job's value
      * @throws JobFailedException if the job threw (the cause is what it threw)
      * @throws JobCancelledException if the job was cancelled
      * @throws IllegalStateException if a job joins itself (it would wait forever)
@@ -118,7 +127,11 @@ public final class JobHandle<T> extends JobNode {
      * Waits at most {@code timeout} for the job. Inside a job, a job nobody has started that is still this
      * worker's own runs right here first, as in {@link #join()}; that can take longer than the timeout.
      *
+     * @param timeout how long to wait at most
+     * @return the job's value
      * @throws TimeoutException if it has not ended by then (the job keeps going)
+     * @throws JobFailedException if the job threw (the cause is what it threw)
+     * @throws JobCancelledException if the job was cancelled
      */
     public T join(Duration timeout) throws TimeoutException {
         if (!isDone()) {
@@ -131,7 +144,12 @@ public final class JobHandle<T> extends JobNode {
         return report();
     }
 
-    /** The value if the job ended with one, else {@code otherwise}; never waits. */
+    /**
+     * The value if the job ended with one, else {@code otherwise}; never waits.
+     *
+     * @param otherwise what to return if the job has not ended, or ended without a value
+     * @return the job's value, or {@code otherwise}
+     */
     public T getNow(T otherwise) {
         if (!isDone() || failure != null || cancelled) {
             return otherwise;
@@ -144,6 +162,8 @@ public final class JobHandle<T> extends JobNode {
      * decremented and its waiters are woken, and this returns true. If it is running, this asks it to
      * stop — {@link Jobs#isCancelled()} turns true inside it and a wait it is parked in throws
      * {@link JobCancelledException} — and returns false. A job that already ended is unaffected.
+     *
+     * @return true if the job had not started and now never will; false if it was running or had ended
      */
     public boolean cancel() {
         if (cancelIfNotStarted()) {         // we won the CAS and completed it, once
@@ -171,6 +191,8 @@ public final class JobHandle<T> extends JobNode {
     /**
      * A {@link CompletableFuture} that completes when this job ends, for code written for the JDK. Made
      * on first call; completing it does not affect the job, and cancelling it does not cancel the job.
+     *
+     * @return the future, the same one on every call
      */
     @SuppressWarnings("unchecked")
     public CompletableFuture<T> toCompletableFuture() {

@@ -51,17 +51,31 @@ public final class JobSystem implements Executor, AutoCloseable {
         }
     }
 
-    /** A job system with one worker per available processor and default policies. */
+    /**
+     * A job system with one worker per available processor and default policies.
+     *
+     * @return a new, started job system named "weft"
+     * @throws IllegalStateException if the JVM does not open {@code java.lang} to Weft (see the class
+     *                               comment)
+     */
     public static JobSystem create() {
         return builder().build();
     }
 
-    /** Configures a job system. */
+    /**
+     * Configures a job system.
+     *
+     * @return a new builder with the defaults; {@link Builder#build()} starts the system
+     */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** The number of worker threads. */
+    /**
+     * The number of worker threads.
+     *
+     * @return the number of worker threads, fixed at build time (1 in deterministic mode)
+     */
     public int workerCount() {
         return scheduler.workers.length;
     }
@@ -76,17 +90,30 @@ public final class JobSystem implements Executor, AutoCloseable {
      * jobs.parallelFor(Priority.FRAME, 0, n, 256, (s, e, worker) -> add(partialSums[worker], s, e), frame);
      * frame.await();                                              // the main thread may run pieces: slot workerCount()
      * }</pre>
+     *
+     * @return the number of distinct worker indices a job can see: {@link #workerCount()}, plus one when
+     *         waiting threads help
      */
     public int workerSlots() {
         return scheduler.workers.length + (scheduler.waitingHelp != null ? 1 : 0);
     }
 
-    /** The name given at build time (it prefixes worker and fiber thread names). */
+    /**
+     * The name given at build time (it prefixes worker and fiber thread names).
+     *
+     * @return the name given at build time ("weft" by default)
+     */
     public String name() {
         return scheduler.name();
     }
 
-    /** Runs {@code job} at NORMAL priority; nobody waits for it (a failure goes to the uncaught handler). */
+    /**
+     * Runs {@code job} at NORMAL priority; nobody waits for it (a failure goes to the uncaught handler).
+     *
+     * @param job the work to run; not null
+     * @throws java.util.concurrent.RejectedExecutionException after {@link #close()} (from outside a job) or
+     *                                                         {@link #shutdownNow()}
+     */
     public void run(Job job) {
         scheduler.run(Priority.NORMAL, null, job, null, null);
     }
@@ -127,12 +154,20 @@ public final class JobSystem implements Executor, AutoCloseable {
      *     List<Future<Texture>> textures = pool.invokeAll(loadTasks);
      * }                                                            // jobs still runs
      * }</pre>
+     *
+     * @return a new view with a lifecycle of its own, named after this system with "-executor-service"
      */
     public ExecutorService asExecutorService() {
         return new JobSystemExecutorService(scheduler, name() + "-executor-service");
     }
 
-    /** Runs {@code job} at NORMAL priority and decrements {@code counter} when it ends. */
+    /**
+     * Runs {@code job} at NORMAL priority and decrements {@code counter} when it ends.
+     *
+     * @param job the work to run; not null
+     * @param counter incremented now and decremented when the job ends, also if it throws or is cancelled;
+     *                may be null
+     */
     public void run(Job job, Counter counter) {
         scheduler.run(Priority.NORMAL, null, job, counter, null);
     }
@@ -141,6 +176,10 @@ public final class JobSystem implements Executor, AutoCloseable {
      * Runs {@code job}: {@code counter} (may be null) goes up by one now and down by one when the job
      * ends, also if it throws or is cancelled.
      *
+     * @param priority the job's priority; FRAME jobs are picked first, BACKGROUND last; not null
+     * @param name the job's name in failures, traces and watchdog reports; may be null
+     * @param job the work to run; not null
+     * @param counter the counter the job holds up; may be null
      * @throws java.util.concurrent.RejectedExecutionException after {@link #close()} (from outside a
      *         job) or {@link #shutdownNow()}
      */
@@ -156,6 +195,10 @@ public final class JobSystem implements Executor, AutoCloseable {
      * jobs.runAll(Priority.FRAME, animated, () -> animate(a), () -> animate(b), () -> animate(c));
      * animated.await();
      * }</pre>
+     *
+     * @param priority the priority of every job of the batch; not null
+     * @param counter incremented by {@code jobs.length} at once, decremented as each job ends; may be null
+     * @param jobs the jobs to run; none may be null (then none of them is submitted)
      */
     public void runAll(Priority priority, Counter counter, Job... jobs) {
         scheduler.runBatch(priority, counter, jobs);
@@ -182,6 +225,9 @@ public final class JobSystem implements Executor, AutoCloseable {
      * {@link JobCancelledException} at once, as {@code await} does, and the other jobs, which belong to
      * its group, end on their own (a group cancel stops them too).
      *
+     * @param priority the priority of {@code jobs[1..]}; not null
+     * @param jobs the jobs to run: the first on the calling thread, the others on the workers; none may be
+     *             null, and an empty array returns at once
      * @throws java.util.concurrent.RejectedExecutionException as {@link #run(Job)}; nothing then ran
      */
     public void runAndWait(Priority priority, Job... jobs) {
@@ -212,7 +258,11 @@ public final class JobSystem implements Executor, AutoCloseable {
         }
     }
 
-    /** {@link #runAndWait(Priority, Job...)} at NORMAL priority. */
+    /**
+     * {@link #runAndWait(Priority, Job...)} at NORMAL priority.
+     *
+     * @param jobs the jobs to run, as in {@link #runAndWait(Priority, Job...)}
+     */
     public void runAndWait(Job... jobs) {
         runAndWait(Priority.NORMAL, jobs);
     }
@@ -222,17 +272,40 @@ public final class JobSystem implements Executor, AutoCloseable {
         throw (X) t;                  // a job may throw checked exceptions (Job.run throws Exception)
     }
 
-    /** Submits a value-returning job at NORMAL priority. */
+    /**
+     * Submits a value-returning job at NORMAL priority.
+     *
+     * @param <T> the result type
+     * @param callable the work whose result the handle gives; not null
+     * @return the job's handle, to join for its result or to cancel it
+     */
     public <T> JobHandle<T> submit(Callable<T> callable) {
         return scheduler.submit(Priority.NORMAL, null, callable, null, null);
     }
 
-    /** Submits a value-returning job. */
+    /**
+     * Submits a value-returning job.
+     *
+     * @param <T> the result type
+     * @param priority the job's priority; not null
+     * @param name the job's name in failures, traces and watchdog reports; may be null
+     * @param callable the work whose result the handle gives; not null
+     * @return the job's handle, to join for its result or to cancel it
+     */
     public <T> JobHandle<T> submit(Priority priority, String name, Callable<T> callable) {
         return scheduler.submit(priority, name, callable, null, null);
     }
 
-    /** Submits a value-returning job that also decrements {@code counter} when it ends. */
+    /**
+     * Submits a value-returning job that also decrements {@code counter} when it ends.
+     *
+     * @param <T> the result type
+     * @param priority the job's priority; not null
+     * @param name the job's name in failures, traces and watchdog reports; may be null
+     * @param callable the work whose result the handle gives; not null
+     * @param counter incremented now and decremented when the job ends; may be null
+     * @return the job's handle, to join for its result or to cancel it
+     */
     public <T> JobHandle<T> submit(Priority priority, String name, Callable<T> callable, Counter counter) {
         return scheduler.submit(priority, name, callable, counter, null);
     }
@@ -243,17 +316,30 @@ public final class JobSystem implements Executor, AutoCloseable {
      * <pre>{@code
      * jobs.after(physics, animation).run(Priority.FRAME, "skin", () -> skin(), frame);
      * }</pre>
+     *
+     * @param counters the counters that must all reach zero before the jobs start
+     * @return the prerequisites, to submit jobs that wait on them
      */
     public Prerequisites after(Counter... counters) {
         return Prerequisites.ofCounters(scheduler, null, counters);
     }
 
-    /** Jobs to start when these jobs have ended; see {@link Prerequisites}. */
+    /**
+     * Jobs to start when these jobs have ended; see {@link Prerequisites}.
+     *
+     * @param handles the jobs that must all have ended (completed, failed or cancelled) before the jobs start
+     * @return the prerequisites, to submit jobs that wait on them
+     */
     public Prerequisites after(JobHandle<?>... handles) {
         return Prerequisites.ofHandles(scheduler, null, handles);
     }
 
-    /** A new cancellation scope; see {@link JobGroup}. */
+    /**
+     * A new cancellation scope; see {@link JobGroup}.
+     *
+     * @param name the group's name, in failures and traces; not null
+     * @return a new, not cancelled group whose jobs (and the jobs they submit) it can cancel together
+     */
     public JobGroup newGroup(String name) {
         return new JobGroup(scheduler, Objects.requireNonNull(name, "group name"));
     }
@@ -262,6 +348,10 @@ public final class JobSystem implements Executor, AutoCloseable {
      * Runs {@code body} over {@code [from, to)} split into ranges of at most {@code grain} elements,
      * in parallel on the workers, and waits until all ranges ran (parking if called from a job).
      *
+     * @param from the first index, inclusive
+     * @param to the end index, exclusive; not less than {@code from}
+     * @param grain the largest number of indices one call of {@code body} gets; at least 1
+     * @param body called with each range {@code [start, end)} and the index of the worker running it
      * @throws JobFailedException if a range threw
      */
     public void parallelFor(int from, int to, int grain, RangeJob body) {
@@ -273,6 +363,13 @@ public final class JobSystem implements Executor, AutoCloseable {
     /**
      * Starts {@code body} over {@code [from, to)} in ranges of at most {@code grain} elements and returns
      * at once; {@code counter} reaches its previous value again when every range has run.
+     *
+     * @param priority the priority of the ranges' jobs; not null
+     * @param from the first index, inclusive
+     * @param to the end index, exclusive; not less than {@code from}
+     * @param grain the largest number of indices one call of {@code body} gets; at least 1
+     * @param body called with each range {@code [start, end)} and the index of the worker running it
+     * @param counter held up until every range has run; not null
      */
     public void parallelFor(Priority priority, int from, int to, int grain, RangeJob body, Counter counter) {
         scheduler.parallelFor(priority, from, to, grain, body, Objects.requireNonNull(counter, "counter"));
@@ -281,12 +378,25 @@ public final class JobSystem implements Executor, AutoCloseable {
     /**
      * Queues {@code callable} for the main thread (the one that calls {@link #runMainThreadJobs}) and
      * returns its handle. A fiber that joins it parks until the main thread has run it.
+     *
+     * @param <T> the result type
+     * @param callable the work to run on the main thread; not null
+     * @return the job's handle, completed once the main thread has run it (or cancelled at shutdown)
+     * @throws java.util.concurrent.RejectedExecutionException once the system is shutting down
      */
     public <T> JobHandle<T> onMainThread(Callable<T> callable) {
         return scheduler.onMainThread(null, callable);
     }
 
-    /** {@link #onMainThread(Callable)} with a name for errors and traces. */
+    /**
+     * {@link #onMainThread(Callable)} with a name for errors and traces.
+     *
+     * @param <T> the result type
+     * @param name the job's name in failures and traces; may be null
+     * @param callable the work to run on the main thread; not null
+     * @return the job's handle, completed once the main thread has run it (or cancelled at shutdown)
+     * @throws java.util.concurrent.RejectedExecutionException once the system is shutting down
+     */
     public <T> JobHandle<T> onMainThread(String name, Callable<T> callable) {
         return scheduler.onMainThread(name, callable);
     }
@@ -296,6 +406,10 @@ public final class JobSystem implements Executor, AutoCloseable {
      * passed (checked after each job), and returns how many ran. The first call makes the calling
      * thread the main thread. While the main thread waits on a counter or handle, it keeps running
      * main-thread jobs without a budget, so it cannot deadlock on them.
+     *
+     * @param budgetNanos how long to keep starting jobs, in nanoseconds; a job that has started always runs
+     *                    to its end, so the call may overrun by the last job's length
+     * @return the number of main-thread jobs that ran
      */
     public int runMainThreadJobs(long budgetNanos) {
         return scheduler.mainThread.run(budgetNanos);
@@ -346,12 +460,22 @@ public final class JobSystem implements Executor, AutoCloseable {
      * in this list or ran. A job a worker had already taken from a queue when this was called still
      * starts, with {@link Jobs#isCancelled()} true and its waits cancelled, as do running jobs; those that
      * do not honour cancellation run on until they end. Returns at once; {@link #awaitTermination} waits.
+     *
+     * @return the jobs that never ran and never will, each with its name, priority and group
      */
     public List<JobInfo> shutdownNow() {
         return scheduler.shutdownNow();
     }
 
-    /** Waits until the workers stopped (running main-thread jobs meanwhile, on the main thread). */
+    /**
+     * Waits until the workers stopped (running main-thread jobs meanwhile, on the main thread).
+     *
+     * @param timeout how long to wait at most
+     * @return true if the system terminated, false if the timeout passed first
+     * @throws InterruptedException if the calling thread was interrupted while waiting
+     * @throws IllegalStateException if called from inside one of this system's jobs (it would wait for
+     *                               itself)
+     */
     public boolean awaitTermination(Duration timeout) throws InterruptedException {
         return scheduler.awaitTermination(timeout);
     }
@@ -360,6 +484,8 @@ public final class JobSystem implements Executor, AutoCloseable {
      * True once the system has terminated: every worker thread has exited after retiring its fibers. Not
      * true merely because {@link #shutdown()} or {@link #shutdownNow()} was called; it turns true only when
      * nothing is left to run (see {@link #awaitTermination}).
+     *
+     * @return true once every worker thread has exited
      */
     public boolean isTerminated() {
         return scheduler.workersExited();
@@ -368,6 +494,9 @@ public final class JobSystem implements Executor, AutoCloseable {
     /**
      * Starts recording job begin/end, fiber park/resume and steals, keeping at most
      * {@code eventsPerWorker} events per worker; see {@link JobTrace}. One recording at a time.
+     *
+     * @param eventsPerWorker the most events kept per worker; the oldest are overwritten beyond that
+     * @return the recording, to stop and write out
      */
     public JobTrace startTrace(int eventsPerWorker) {
         return scheduler.observation.startTrace(eventsPerWorker);
@@ -379,6 +508,7 @@ public final class JobSystem implements Executor, AutoCloseable {
      * up with the jobs in Perfetto. End it with {@link #endTraceSpan()}; main-thread jobs run in between
      * nest inside it. When nothing records this is one volatile read.
      *
+     * @param label the span's name on the main-thread track; not null
      * @throws IllegalStateException if the calling thread is not this system's main thread (the one bound
      *                               by {@link #bindMainThread()} or the first {@link #runMainThreadJobs})
      */
@@ -411,12 +541,18 @@ public final class JobSystem implements Executor, AutoCloseable {
     /**
      * Cycles of parked jobs waiting on each other's counters (deadlocks), with their stacks. A
      * snapshot: cheap enough to call when a frame overruns badly.
+     *
+     * @return the cycles found, each listing its jobs and what they wait on; empty when there is none
      */
     public List<WaitCycle> findWaitCycles() {
         return WaitCycle.find(scheduler.fibers.all());
     }
 
-    /** A snapshot of per-worker and fiber statistics. */
+    /**
+     * A snapshot of per-worker and fiber statistics.
+     *
+     * @return the figures at the time of the call
+     */
     public JobSystemStats stats() {
         return scheduler.stats();
     }
@@ -450,13 +586,25 @@ public final class JobSystem implements Executor, AutoCloseable {
 
         private Builder() {}
 
-        /** Thread-name prefix (default "weft"). */
+        /**
+         * Thread-name prefix (default "weft").
+         *
+         * @param name the prefix of worker and fiber thread names, and the system's {@link JobSystem#name()};
+         *             not null
+         * @return this builder
+         */
         public Builder name(String name) {
             this.name = Objects.requireNonNull(name, "name");
             return this;
         }
 
-        /** Number of worker threads (default: available processors). */
+        /**
+         * Number of worker threads (default: available processors).
+         *
+         * @param workers the number of worker threads, between 1 and 1024
+         * @return this builder
+         * @throws IllegalArgumentException if {@code workers} is out of that range
+         */
         public Builder workers(int workers) {
             if (workers < 1 || workers > 1024) {
                 throw new IllegalArgumentException("workers must be between 1 and 1024, got " + workers);
@@ -465,7 +613,13 @@ public final class JobSystem implements Executor, AutoCloseable {
             return this;
         }
 
-        /** Worker thread stack size in bytes (default 64 MiB of reserved, lazily committed memory). */
+        /**
+         * Worker thread stack size in bytes (default 64 MiB of reserved, lazily committed memory).
+         *
+         * @param bytes the stack size of each worker thread in bytes, at least 256 KiB
+         * @return this builder
+         * @throws IllegalArgumentException if {@code bytes} is less than 256 KiB
+         */
         public Builder workerStackBytes(long bytes) {
             if (bytes < (256 << 10)) {
                 throw new IllegalArgumentException("worker stack must be at least 256 KiB, got " + bytes);
@@ -474,19 +628,35 @@ public final class JobSystem implements Executor, AutoCloseable {
             return this;
         }
 
-        /** What idle workers do (default {@link IdleStrategy#backoff()}). */
+        /**
+         * What idle workers do (default {@link IdleStrategy#backoff()}).
+         *
+         * @param strategy how idle workers spin, yield and park; not null
+         * @return this builder
+         */
         public Builder idleStrategy(IdleStrategy strategy) {
             this.idleStrategy = Objects.requireNonNull(strategy, "idleStrategy");
             return this;
         }
 
-        /** How many fibers may exist (default {@link FiberPoolPolicy#growable()}). */
+        /**
+         * How many fibers may exist (default {@link FiberPoolPolicy#growable()}).
+         *
+         * @param policy how many fibers may exist and how long a dry pool is tolerated; not null
+         * @return this builder
+         */
         public Builder fiberPool(FiberPoolPolicy policy) {
             this.fiberPool = Objects.requireNonNull(policy, "fiberPool");
             return this;
         }
 
-        /** Receives failures of jobs that nobody waits for (no counter, no handle). Default: stderr. */
+        /**
+         * Receives failures of jobs that nobody waits for (no counter, no handle). Default: stderr.
+         *
+         * @param handler called with the job's name (or null) and its failure, on the thread that ran the
+         *                job; not null
+         * @return this builder
+         */
         public Builder onUncaughtFailure(BiConsumer<String, Throwable> handler) {
             this.uncaughtFailureHandler = Objects.requireNonNull(handler, "handler");
             return this;
@@ -496,12 +666,23 @@ public final class JobSystem implements Executor, AutoCloseable {
          * Turns on the watchdog: every {@code threshold / 4} it reports (to stderr) jobs parked longer
          * than {@code threshold} (on a counter, or outside Weft's waits: a sleep, a lock or monitor,
          * {@code Object.wait}), jobs holding a worker longer than that without parking, and wait cycles.
+         *
+         * @param threshold how long a job may stay parked or hold a worker before it is reported; positive
+         * @return this builder
+         * @throws IllegalArgumentException if {@code threshold} is zero or negative
          */
         public Builder watchdog(Duration threshold) {
             return watchdog(threshold, r -> System.err.println(r));
         }
 
-        /** Turns on the watchdog with reports going to {@code sink} (called on the watchdog thread). */
+        /**
+         * Turns on the watchdog with reports going to {@code sink} (called on the watchdog thread).
+         *
+         * @param threshold how long a job may stay parked or hold a worker before it is reported; positive
+         * @param sink receives each report; not null
+         * @return this builder
+         * @throws IllegalArgumentException if {@code threshold} is zero or negative
+         */
         public Builder watchdog(Duration threshold, java.util.function.Consumer<WatchdogReport> sink) {
             if (threshold.isNegative() || threshold.isZero()) {
                 throw new IllegalArgumentException("watchdog threshold must be positive, got " + threshold);
@@ -517,6 +698,9 @@ public final class JobSystem implements Executor, AutoCloseable {
          * {@code --enable-native-access=ALL-UNNAMED}). Elsewhere, or if the call fails, the workers run
          * unpinned and one line on stderr says why. Off by default: on a shared or small machine pinning
          * can make frame times worse (the OS can no longer move a worker off a busy core).
+         *
+         * @param pin true to pin each worker to one CPU
+         * @return this builder
          */
         public Builder pinWorkersToCores(boolean pin) {
             this.pinWorkers = pin;
@@ -539,8 +723,11 @@ public final class JobSystem implements Executor, AutoCloseable {
          *
          * <p>Default: BACKGROUND at {@code workers - 1} with 2 or more workers; no other cap.
          *
+         * @param priority the priority to cap; not null
          * @param n between 1 and the number of workers (checked by {@link #build()}); {@code n} equal
          *          to the worker count means no cap
+         * @return this builder
+         * @throws IllegalArgumentException if {@code n} is less than 1
          */
         public Builder maxWorkers(Priority priority, int n) {
             Objects.requireNonNull(priority, "priority is null: name the priority to cap, e.g. Priority.BACKGROUND");
@@ -578,6 +765,9 @@ public final class JobSystem implements Executor, AutoCloseable {
          * thread, the job would wait for its own caller. A wait with a timeout ({@code await(Duration)},
          * {@code join(Duration)}) never helps: a job it ran could not be stopped at the deadline, so a
          * frame watchdog written as {@code frame.join(Duration.ofSeconds(5))} still fires on a hung job.
+         *
+         * @param on true (the default) to have waiting threads run FRAME jobs, false to have them sleep
+         * @return this builder
          */
         public Builder waitersHelp(boolean on) {
             waitersHelp = on;
@@ -588,6 +778,9 @@ public final class JobSystem implements Executor, AutoCloseable {
          * Deterministic mode, to replay a failing schedule: one worker, and every choice the scheduler
          * makes (LIFO or FIFO end of a deque) drawn from a random generator seeded with {@code seed}.
          * The same seed and the same submissions from one thread give the same job order.
+         *
+         * @param seed the seed of the scheduler's random choices; the same seed replays the same schedule
+         * @return this builder
          */
         public Builder deterministic(long seed) {
             this.deterministicSeed = seed;
@@ -597,6 +790,7 @@ public final class JobSystem implements Executor, AutoCloseable {
         /**
          * Starts the workers.
          *
+         * @return the new, started job system
          * @throws IllegalStateException if the JVM lacks {@code --add-opens java.base/java.lang=ALL-UNNAMED}
          *         (class path) or {@code --add-opens java.base/java.lang=dev.weft} (module path)
          */

@@ -64,27 +64,45 @@ public record JobSystemStats(List<WorkerStats> workers, long mainThreadJobsRun, 
     /**
      * Jobs run, all workers together plus those run by waiting threads ({@link #jobsRunByWaiters});
      * main-thread jobs not included.
+     *
+     * @return the total number of jobs run
      */
     public long jobsRun() {
         return workers.stream().mapToLong(WorkerStats::jobsRun).sum() + jobsRunByWaiters;
     }
 
-    /** Jobs cancelled before they started, everywhere. */
+    /**
+     * Jobs cancelled before they started, everywhere.
+     *
+     * @return the total number of jobs cancelled before they started
+     */
     public long jobsCancelled() {
         return workers.stream().mapToLong(WorkerStats::jobsCancelled).sum() + jobsCancelledElsewhere;
     }
 
-    /** Yields at {@link Jobs#checkpoint()}, all workers together. */
+    /**
+     * Yields at {@link Jobs#checkpoint()}, all workers together.
+     *
+     * @return the total number of checkpoint yields
+     */
     public long checkpointYields() {
         return workers.stream().mapToLong(WorkerStats::checkpointYields).sum();
     }
 
-    /** Successful steals, all workers together. */
+    /**
+     * Successful steals, all workers together.
+     *
+     * @return the total number of successful steals
+     */
     public long steals() {
         return workers.stream().mapToLong(WorkerStats::steals).sum();
     }
 
-    /** Waits that parked a fiber, all workers together. */
+    /**
+     * Waits that parked a fiber, all workers together.
+     *
+     * @return the total number of waits that parked a fiber
+     */
     public long waits() {
         return workers.stream().mapToLong(WorkerStats::waits).sum();
     }

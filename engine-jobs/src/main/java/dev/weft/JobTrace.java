@@ -32,7 +32,14 @@ public final class JobTrace {
     static final byte RESUME = 3;
     static final byte STEAL = 4;
 
-    /** One recorded event. {@code track} is the worker index, or {@code workerCount} for the main thread. */
+    /**
+     * One recorded event. {@code track} is the worker index, or {@code workerCount} for the main thread.
+     *
+     * @param timeNanos when it happened, in {@link System#nanoTime()} nanoseconds
+     * @param track the worker index, or {@code workerCount} for the main thread
+     * @param kind what happened: "begin", "end", "park", "resume" or "steal"
+     * @param label the job's name, or the span's label
+     */
     public record Event(long timeNanos, int track, String kind, String label) {
     }
 
@@ -49,7 +56,11 @@ public final class JobTrace {
         }
     }
 
-    /** Stops recording (idempotent) and returns this trace. */
+    /**
+     * Stops recording (idempotent) and returns this trace.
+     *
+     * @return this trace, to write out
+     */
     public JobTrace stop() {
         if (stopNanos == 0) {
             stopNanos = System.nanoTime();
@@ -58,7 +69,11 @@ public final class JobTrace {
         return this;
     }
 
-    /** Events that did not fit in a full buffer. */
+    /**
+     * Events that did not fit in a full buffer.
+     *
+     * @return the number of events dropped, all tracks together; 0 if every event was kept
+     */
     public long droppedEvents() {
         long d = 0;
         for (Track t : tracks) {
@@ -67,7 +82,11 @@ public final class JobTrace {
         return d;
     }
 
-    /** The recorded events, track by track, each track in time order. */
+    /**
+     * The recorded events, track by track, each track in time order.
+     *
+     * @return a new list of the events kept, track by track
+     */
     public List<Event> events() {
         List<Event> out = new ArrayList<>();
         for (int i = 0; i < tracks.length; i++) {
@@ -80,14 +99,24 @@ public final class JobTrace {
         return out;
     }
 
-    /** Writes Chrome Trace Event JSON (the "JSON Object Format") to {@code file}. */
+    /**
+     * Writes Chrome Trace Event JSON (the "JSON Object Format") to {@code file}.
+     *
+     * @param file the file to write, created or replaced
+     * @throws IOException if writing fails
+     */
     public void writeChromeTrace(Path file) throws IOException {
         try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
             writeChromeTrace(w);
         }
     }
 
-    /** Writes Chrome Trace Event JSON to {@code out}. */
+    /**
+     * Writes Chrome Trace Event JSON to {@code out}.
+     *
+     * @param out where to write the JSON; not closed
+     * @throws IOException if writing fails
+     */
     public void writeChromeTrace(Writer out) throws IOException {
         long end = stopNanos != 0 ? stopNanos : System.nanoTime();
         out.write("{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n");

@@ -36,7 +36,11 @@ import java.util.concurrent.RejectedExecutionException;
 public final class Jobs {
     private Jobs() {}
 
-    /** True if the current thread is a Weft fiber (that is, running a job on a worker). */
+    /**
+     * True if the current thread is a Weft fiber (that is, running a job on a worker).
+     *
+     * @return true on a Weft fiber, false on any other thread (a waiting thread running a job included)
+     */
     public static boolean inFiber() {
         return Fiber.current() != null;
     }
@@ -47,6 +51,7 @@ public final class Jobs {
      * JobSystem.Builder#waitersHelp}); so size per-worker buffers by {@link JobSystem#workerSlots()}. A
      * job that waits may resume on another worker, so read it again after a wait.
      *
+     * @return the worker's index, from 0 to {@link JobSystem#workerSlots()} − 1
      * @throws IllegalStateException outside a job
      */
     public static int workerIndex() {
@@ -61,7 +66,12 @@ public final class Jobs {
         return requireFiber("workerIndex").worker().index;
     }
 
-    /** The current job's name. @throws IllegalStateException outside a job */
+    /**
+     * The current job's name.
+     *
+     * @return the name given at submission, or a default made from the job when it was given none
+     * @throws IllegalStateException outside a job
+     */
     public static String currentJobName() {
         WaitingHelp h = Fiber.current() == null ? WaitingHelp.current() : null;
         JobNode j = h != null ? h.runningJob : requireFiber("currentJobName").currentJob;
@@ -71,6 +81,8 @@ public final class Jobs {
     /**
      * True if the current job was asked to stop: its handle's {@code cancel()}, its group's, or the job
      * system's {@code shutdownNow()}. False outside a job.
+     *
+     * @return true once the current job's cancellation was requested; false outside a job
      */
     public static boolean isCancelled() {
         Fiber f = Fiber.current();
@@ -122,6 +134,8 @@ public final class Jobs {
      * True if {@link #checkpoint()} would yield now: more urgent work is queued. The same one-load fast
      * path; for a job that must do something around a yield (give back a lowered thread priority, flush a
      * per-worker buffer) before calling {@code checkpoint()}. False outside a job.
+     *
+     * @return true if more urgent work is queued and the current job would yield; false outside a job
      */
     public static boolean shouldYield() {
         Fiber f = Fiber.current();
@@ -161,6 +175,9 @@ public final class Jobs {
      * wait on {@code Jobs.blocking(<call>)}; a blocking call made outside {@code Jobs.blocking} is still
      * reported as a job holding its worker.
      *
+     * @param <T> the call's result type
+     * @param call the blocking call; not null
+     * @return what the call returned
      * @throws Exception whatever the call threw
      * @throws JobCancelledException if the job was cancelled while waiting
      */
@@ -181,7 +198,13 @@ public final class Jobs {
      * {@link #blocking(Callable)} on threads of your choosing: an I/O lane that limits how many reads hit
      * the disk at once, or a thread that owns a native handle. Outside a job the call runs on the caller.
      *
+     * @param <T> the call's result type
+     * @param executor the threads to run the call on while the job's fiber parks; not null
+     * @param call the blocking call; not null
+     * @return what the call returned
      * @throws RejectedExecutionException if {@code executor} refuses the call (say, it was shut down)
+     * @throws Exception whatever the call threw
+     * @throws JobCancelledException if the job was cancelled while waiting
      */
     public static <T> T blocking(Executor executor, Callable<T> call) throws Exception {
         Objects.requireNonNull(executor, "executor");

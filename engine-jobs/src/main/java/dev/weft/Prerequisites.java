@@ -80,7 +80,12 @@ public final class Prerequisites {
         return copy;
     }
 
-    /** These prerequisites and {@code more} counters. */
+    /**
+     * These prerequisites and {@code more} counters.
+     *
+     * @param more further counters that must reach zero; none may be null
+     * @return new prerequisites with all of these; this object is unchanged
+     */
     public Prerequisites and(Counter... more) {
         Counter[] add = checked(more, "counter");
         Counter[] all = Arrays.copyOf(counters, counters.length + add.length);
@@ -88,7 +93,12 @@ public final class Prerequisites {
         return new Prerequisites(scheduler, group, all, handles);
     }
 
-    /** These prerequisites and {@code more} handles. */
+    /**
+     * These prerequisites and {@code more} handles.
+     *
+     * @param more further jobs that must have ended; none may be null
+     * @return new prerequisites with all of these; this object is unchanged
+     */
     public Prerequisites and(JobHandle<?>... more) {
         JobHandle<?>[] add = checked(more, "handle");
         JobHandle<?>[] all = Arrays.copyOf(handles, handles.length + add.length);
@@ -100,6 +110,11 @@ public final class Prerequisites {
      * Runs {@code job} once every prerequisite completed; {@code counter} (may be null) counts it from
      * now, as {@link JobSystem#run(Priority, String, Job, Counter)} does.
      *
+     * @param priority the job's priority once it is released; not null
+     * @param name the job's name in failures, traces and watchdog reports; may be null
+     * @param job the work to run; it is not run if a prerequisite failed, and the failure is recorded in its
+     *            place; not null
+     * @param counter incremented now, decremented when the job ends or is skipped; may be null
      * @throws java.util.concurrent.RejectedExecutionException as {@code run} (nothing is then registered)
      */
     public void run(Priority priority, String name, Job job, Counter counter) {
@@ -118,7 +133,15 @@ public final class Prerequisites {
         release.register("run");
     }
 
-    /** {@link #submit(Priority, String, Callable, Counter)} with no counter. */
+    /**
+     * {@link #submit(Priority, String, Callable, Counter)} with no counter.
+     *
+     * @param <T> the result type
+     * @param priority the job's priority once it is released; not null
+     * @param name the job's name in failures, traces and watchdog reports; may be null
+     * @param callable the work whose result the handle gives; not null
+     * @return the job's handle, returned before the prerequisites complete
+     */
     public <T> JobHandle<T> submit(Priority priority, String name, Callable<T> callable) {
         return submit(priority, name, callable, null);
     }
@@ -127,6 +150,14 @@ public final class Prerequisites {
      * Submits {@code callable} to run once every prerequisite completed, and returns its handle at once
      * (a {@link JobHandle#join()} waits for the prerequisites too; {@link JobHandle#cancel()} before they
      * complete cancels it, and it is never queued).
+     *
+     * @param <T> the result type
+     * @param priority the job's priority once it is released; not null
+     * @param name the job's name in failures, traces and watchdog reports; may be null
+     * @param callable the work whose result the handle gives; not run if a prerequisite failed (the handle
+     *                 then fails with that failure); not null
+     * @param counter incremented now, decremented when the job ends; may be null
+     * @return the job's handle, returned before the prerequisites complete
      */
     public <T> JobHandle<T> submit(Priority priority, String name, Callable<T> callable, Counter counter) {
         Objects.requireNonNull(callable, "callable is null: pass the work to run");
@@ -145,6 +176,13 @@ public final class Prerequisites {
      * Starts {@code body} over {@code [from, to)} as {@link JobSystem#parallelFor(Priority, int, int, int,
      * RangeJob, Counter)} does, once every prerequisite completed. If one failed, the body runs on no range
      * and {@code counter} records the failure once.
+     *
+     * @param priority the priority of the ranges' jobs; not null
+     * @param from the first index, inclusive
+     * @param to the end index, exclusive; not less than {@code from}
+     * @param grain the largest number of indices one call of {@code body} gets; at least 1
+     * @param body called with each range {@code [start, end)} and the index of the worker running it
+     * @param counter held up until every range has run (or the failure is recorded); not null
      */
     public void parallelFor(Priority priority, int from, int to, int grain, RangeJob body, Counter counter) {
         Objects.requireNonNull(counter, "counter is null: parallelFor needs one to say when every range ran");

@@ -13,6 +13,12 @@ package dev.weft;
  */
 @FunctionalInterface
 public interface RangeJob {
-    /** Processes elements {@code start} (inclusive) to {@code end} (exclusive). */
+    /**
+     * Processes elements {@code start} (inclusive) to {@code end} (exclusive).
+     *
+     * @param start the first index of the range, inclusive
+     * @param end the end of the range, exclusive
+     * @param workerIndex the index of the worker running this range (see {@link Jobs#workerIndex()})
+     */
     void run(int start, int end, int workerIndex);
 }

@@ -53,6 +53,9 @@ public final class WorkerLocal<T> {
      * A worker-local whose value on each worker (and each other thread) is made by {@code initial} on
      * that thread's first {@link #get()}.
      *
+     * @param <T> the value type
+     * @param initial makes each thread's value, on that thread; must not return null
+     * @return a new worker-local
      * @throws NullPointerException if {@code initial} is null
      */
     public static <T> WorkerLocal<T> withInitial(Supplier<? extends T> initial) {
@@ -62,6 +65,7 @@ public final class WorkerLocal<T> {
     /**
      * This worker's value (made on first use); on a thread that is not a Weft job, this thread's.
      *
+     * @return the value of the worker (or thread) running the caller
      * @throws NullPointerException if the initial supplier returned null
      */
     @SuppressWarnings("unchecked")

@@ -9,29 +9,54 @@ package dev.weft.assets;
 public final class AssetFormatException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
+    /**
+     * The file name as the caller passed it to the parser.
+     */
     private final String file;
+    /**
+     * The 1-based line, or 0 when the problem is not tied to a line.
+     */
     private final int line;
 
-    /** A problem on one line of a text file; {@code line} is 1-based. */
+    /**
+     * A problem on one line of a text file; {@code line} is 1-based.
+     *
+     * @param file the file's display name
+     * @param line the 1-based line of the problem
+     * @param detail what is wrong
+     */
     public AssetFormatException(String file, int line, String detail) {
         super(file + ":" + line + ": " + detail);
         this.file = file;
         this.line = line;
     }
 
-    /** A problem with the file as a whole (binary formats, missing content). */
+    /**
+     * A problem with the file as a whole (binary formats, missing content).
+     *
+     * @param file the file's display name
+     * @param detail what is wrong
+     */
     public AssetFormatException(String file, String detail) {
         super(file + ": " + detail);
         this.file = file;
         this.line = 0;
     }
 
-    /** The file name as the caller passed it to the parser. */
+    /**
+     * The file name as the caller passed it to the parser.
+     *
+     * @return the file name
+     */
     public String file() {
         return file;
     }
 
-    /** The 1-based line, or 0 when the problem is not tied to a line. */
+    /**
+     * The 1-based line, or 0 when the problem is not tied to a line.
+     *
+     * @return the line, or 0
+     */
     public int line() {
         return line;
     }

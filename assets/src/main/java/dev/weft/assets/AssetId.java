@@ -18,6 +18,12 @@ public record AssetId(AssetKind kind, String path) {
     /** Directory (relative to a level) of placeholder assets, which have no file. */
     public static final String PLACEHOLDER_DIR = "__placeholder__/";
 
+    /**
+     * Checks the id.
+     *
+     * @throws NullPointerException if {@code kind} or {@code path} is null
+     * @throws IllegalArgumentException if {@code path} is empty
+     */
     public AssetId {
         Objects.requireNonNull(kind, "kind");
         Objects.requireNonNull(path, "path");
@@ -26,25 +32,51 @@ public record AssetId(AssetKind kind, String path) {
         }
     }
 
+    /**
+     * The texture at {@code path}.
+     *
+     * @param path the texture's source path
+     * @return the texture's id
+     */
     public static AssetId texture(String path) {
         return new AssetId(AssetKind.TEXTURE, path);
     }
 
+    /**
+     * The mesh at {@code path}.
+     *
+     * @param path the mesh's source path
+     * @return the mesh's id
+     */
     public static AssetId mesh(String path) {
         return new AssetId(AssetKind.MESH, path);
     }
 
-    /** The collision BVH of the mesh at {@code meshPath}. */
+    /**
+     * The collision BVH of the mesh at {@code meshPath}.
+     *
+     * @param meshPath the mesh's source path
+     * @return the collision asset's id
+     */
     public static AssetId collision(String meshPath) {
         return new AssetId(AssetKind.COLLISION, meshPath);
     }
 
-    /** True for placeholder paths, which load without I/O. */
+    /**
+     * True for placeholder paths, which load without I/O.
+     *
+     * @return true if the path names a placeholder
+     */
     public boolean isPlaceholder() {
         return path.startsWith(PLACEHOLDER_DIR) || path.contains("/" + PLACEHOLDER_DIR);
     }
 
-    /** The mesh a collision asset is built from; only for {@link AssetKind#COLLISION}. */
+    /**
+     * The mesh a collision asset is built from; only for {@link AssetKind#COLLISION}.
+     *
+     * @return the id of the mesh at the same path
+     * @throws IllegalStateException if this is not a collision asset
+     */
     public AssetId sourceMesh() {
         if (kind != AssetKind.COLLISION) {
             throw new IllegalStateException(this + " is not derived from a mesh");

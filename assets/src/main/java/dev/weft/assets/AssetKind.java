@@ -20,12 +20,20 @@ public enum AssetKind {
         this.derived = derived;
     }
 
-    /** The level-file keyword that declares this kind. */
+    /**
+     * The level-file keyword that declares this kind.
+     *
+     * @return the keyword, e.g. {@code texture}
+     */
     public String keyword() {
         return keyword;
     }
 
-    /** True for assets computed from other assets rather than read from a file. */
+    /**
+     * True for assets computed from other assets rather than read from a file.
+     *
+     * @return true for a derived kind
+     */
     public boolean isDerived() {
         return derived;
     }

@@ -124,50 +124,98 @@ public final class AssetManager implements AutoCloseable {
         this.lane = new DecodeLane(housekeeping, decodes, b.backgroundNice);
     }
 
-    /** Settings for a manager on {@code jobs}. */
+    /**
+     * Settings for a manager on {@code jobs}.
+     *
+     * @param jobs the job system loads run on; not null
+     * @return a new builder with the defaults
+     */
     public static Builder builder(JobSystem jobs) {
         return new Builder(jobs);
     }
 
+    /**
+     * The job system the manager's loads run on.
+     *
+     * @return the job system given to {@link #builder(JobSystem)}
+     */
     public JobSystem jobs() {
         return jobs;
     }
 
+    /**
+     * The I/O pool that reads the manager's files: its own, or the one given to {@link Builder#io}.
+     *
+     * @return the manager's I/O pool
+     */
     public IoPool io() {
         return io;
     }
 
-    /** True if loads upload to the GPU (a {@link GpuUploader} was given). */
+    /**
+     * True if loads upload to the GPU (a {@link GpuUploader} was given).
+     *
+     * @return true if a {@link GpuUploader} was given
+     */
     public boolean uploadsToGpu() {
         return uploader != null;
     }
 
-    /** How many decodes may run at once. */
+    /**
+     * How many decodes may run at once.
+     *
+     * @return the most decodes that run at once
+     */
     public int maxParallelDecodes() {
         return lane.limit();
     }
 
-    /** The nice value decodes and I/O run at (0 if priorities are unavailable here or were turned off). */
+    /**
+     * The nice value decodes and I/O run at (0 if priorities are unavailable here or were turned off).
+     *
+     * @return the nice value, 0 to 19
+     */
     public int backgroundNice() {
         return backgroundNice;
     }
 
-    /** Requests the texture at {@code path}; returns at once. */
+    /**
+     * Requests the texture at {@code path}; returns at once.
+     *
+     * @param path the texture's path in the manager's source
+     * @return a new reference to the texture, shared with other requests of the same path; release it when
+     *         done
+     */
     public AssetRef<LoadedTexture> texture(String path) {
         return request(AssetId.texture(path), LoadedTexture.class);
     }
 
-    /** Requests the mesh at {@code path}; returns at once. */
+    /**
+     * Requests the mesh at {@code path}; returns at once.
+     *
+     * @param path the mesh's path in the manager's source
+     * @return a new reference to the mesh, shared with other requests of the same path; release it when done
+     */
     public AssetRef<LoadedMesh> mesh(String path) {
         return request(AssetId.mesh(path), LoadedMesh.class);
     }
 
-    /** Requests the collision BVH of the mesh at {@code meshPath} (and so the mesh); returns at once. */
+    /**
+     * Requests the collision BVH of the mesh at {@code meshPath} (and so the mesh); returns at once.
+     *
+     * @param meshPath the mesh's path in the manager's source
+     * @return a new reference to the collision BVH; release it when done
+     */
     public AssetRef<LoadedCollision> collision(String meshPath) {
         return request(AssetId.collision(meshPath), LoadedCollision.class);
     }
 
-    /** Requests any asset; what it loads as follows {@code id.kind()} and its codec. */
+    /**
+     * Requests any asset; what it loads as follows {@code id.kind()} and its codec.
+     *
+     * @param id what to load
+     * @return a new reference to the asset; release it when done
+     */
     public AssetRef<? extends LoadedAsset> request(AssetId id) {
         return request(id, LoadedAsset.class);
     }
@@ -333,18 +381,28 @@ public final class AssetManager implements AutoCloseable {
 
     // ------------------------------------------------------------------ observation
 
-    /** Progress over every load this manager started (bytes read, assets finished); totals grow with requests. */
+    /**
+     * Progress over every load this manager started (bytes read, assets finished); totals grow with requests.
+     *
+     * @return a snapshot of the progress of every load so far
+     */
     public LoadProgress.Snapshot progress() {
         return progress.snapshot();
     }
 
-    /** Counters for tests, logs and leak checks. */
+    /**
+     * Counters for tests, logs and leak checks.
+     *
+     * @return a snapshot of the counters
+     */
     public Stats stats() {
         return new Stats(entries.size(), loadsStarted.get(), io.reads(), io.bytesRead(), liveNativeMemory.size(),
                 nativeMemoryFreed.get());
     }
 
     /**
+     * A manager's counters, from {@link #stats()}.
+     *
      * @param entries          assets currently held (loaded or loading)
      * @param loadsStarted     load jobs ever started (a deduplicated request starts none)
      * @param reads            file reads ever started
@@ -403,19 +461,35 @@ public final class AssetManager implements AutoCloseable {
             this.jobs = Objects.requireNonNull(jobs, "jobs");
         }
 
-        /** Where files come from (default: the classpath's levels). */
+        /**
+         * Where files come from (default: the classpath's levels).
+         *
+         * @param source where files come from; not null
+         * @return this builder
+         */
         public Builder source(AssetSource source) {
             this.source = Objects.requireNonNull(source, "source");
             return this;
         }
 
-        /** Injected latency and failures (default none). */
+        /**
+         * Injected latency and failures (default none).
+         *
+         * @param faults the latency and failures to inject into reads; not null
+         * @return this builder
+         */
         public Builder faults(FaultPlan faults) {
             this.faults = Objects.requireNonNull(faults, "faults");
             return this;
         }
 
-        /** I/O threads to make (default 2). */
+        /**
+         * I/O threads to make (default 2).
+         *
+         * @param threads the number of I/O threads; 1 or more
+         * @return this builder
+         * @throws IllegalArgumentException if {@code threads} is less than 1
+         */
         public Builder ioThreads(int threads) {
             if (threads < 1) {
                 throw new IllegalArgumentException("need at least one I/O thread, got " + threads);
@@ -424,7 +498,12 @@ public final class AssetManager implements AutoCloseable {
             return this;
         }
 
-        /** Uses an existing pool (not closed by the manager) instead of source/faults/ioThreads. */
+        /**
+         * Uses an existing pool (not closed by the manager) instead of source/faults/ioThreads.
+         *
+         * @param io the pool to read through; not null
+         * @return this builder
+         */
         public Builder io(IoPool io) {
             this.io = Objects.requireNonNull(io, "io");
             return this;
@@ -433,13 +512,21 @@ public final class AssetManager implements AutoCloseable {
         /**
          * Uploads through this on the main thread (and frees CPU pixels after upload); with null (the
          * default, the headless path) nothing is uploaded and pixels live until unload.
+         *
+         * @param uploader the uploader, or null for no uploads
+         * @return this builder
          */
         public Builder uploader(GpuUploader uploader) {
             this.uploader = uploader;
             return this;
         }
 
-        /** Decoders by kind and file extension (default {@link CodecRegistry#defaults()}: PNG and OBJ). */
+        /**
+         * Decoders by kind and file extension (default {@link CodecRegistry#defaults()}: PNG and OBJ).
+         *
+         * @param codecs the codecs that decode each kind and extension; not null
+         * @return this builder
+         */
         public Builder codecs(CodecRegistry codecs) {
             this.codecs = Objects.requireNonNull(codecs, "codecs");
             return this;
@@ -448,6 +535,10 @@ public final class AssetManager implements AutoCloseable {
         /**
          * At most this many decodes (PNG, OBJ, BVH) run at once; default workers − 1 (at least 1), which
          * keeps a worker free for frame work. Use the worker count for loading screens that need no frames.
+         *
+         * @param n the most decodes that run at once; 1 or more
+         * @return this builder
+         * @throws IllegalArgumentException if {@code n} is less than 1
          */
         public Builder maxParallelDecodes(int n) {
             if (n < 1) {
@@ -461,6 +552,10 @@ public final class AssetManager implements AutoCloseable {
          * Linux nice value for background CPU work: the I/O threads always, and a worker while it decodes
          * (default {@value IoPool#DEFAULT_NICE}; 0 leaves priorities alone). Decoding then yields the CPU
          * to frame work when no core is idle. A no-op where priorities cannot be restored; see ThreadNice.
+         *
+         * @param nice the nice value, 0 to 19
+         * @return this builder
+         * @throws IllegalArgumentException if {@code nice} is outside 0 to 19
          */
         public Builder backgroundNice(int nice) {
             if (nice < 0 || nice > 19) {
@@ -470,6 +565,11 @@ public final class AssetManager implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Makes the manager (and its I/O threads, unless an existing pool was given).
+         *
+         * @return the new manager
+         */
         public AssetManager build() {
             return new AssetManager(this);
         }

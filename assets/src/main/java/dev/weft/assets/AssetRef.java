@@ -34,6 +34,11 @@ public final class AssetRef<T extends LoadedAsset> implements AutoCloseable {
         this.type = type;
     }
 
+    /**
+     * The asset this reference claims.
+     *
+     * @return the asset's id
+     */
     public AssetId id() {
         return entry.id;
     }
@@ -41,6 +46,7 @@ public final class AssetRef<T extends LoadedAsset> implements AutoCloseable {
     /**
      * Waits until the asset is loaded and returns it; a placeholder if loading failed (see {@link #failure()}).
      *
+     * @return the loaded asset, or its placeholder
      * @throws CancellationException if the load was cancelled (the manager was closed) or the waiting job was
      * @throws IllegalStateException if this claim was released
      */
@@ -50,18 +56,33 @@ public final class AssetRef<T extends LoadedAsset> implements AutoCloseable {
         return result();
     }
 
-    /** Waits at most {@code timeout}; true if the asset has finished loading. */
+    /**
+     * Waits at most {@code timeout}; true if the asset has finished loading.
+     *
+     * @param timeout how long to wait at most
+     * @return true if loading has ended, false on timeout
+     * @throws IllegalStateException if this claim was released
+     */
     public boolean await(Duration timeout) {
         requireHeld();
         return entry.done.await(timeout);
     }
 
-    /** True once loading has ended: loaded, placeholder, or cancelled. */
+    /**
+     * True once loading has ended: loaded, placeholder, or cancelled.
+     *
+     * @return true once loading has ended
+     */
     public boolean isDone() {
         return entry.done.isDone();
     }
 
-    /** The asset if it has finished loading; never waits. */
+    /**
+     * The asset if it has finished loading; never waits.
+     *
+     * @return the asset (or its placeholder) once loading has ended; empty before, or if the load was
+     *         cancelled
+     */
     public Optional<T> getNow() {
         if (!isDone()) {
             return Optional.empty();
@@ -70,12 +91,20 @@ public final class AssetRef<T extends LoadedAsset> implements AutoCloseable {
         return r == null ? Optional.empty() : Optional.of(type.cast(r));
     }
 
-    /** Why the asset is a placeholder, once it has finished loading. */
+    /**
+     * Why the asset is a placeholder, once it has finished loading.
+     *
+     * @return the failure, or empty if there was none (or loading has not ended)
+     */
     public Optional<LoadFailure> failure() {
         return Optional.ofNullable(entry.failure);
     }
 
-    /** Where its load time went so far. */
+    /**
+     * Where its load time went so far.
+     *
+     * @return the asset's timeline
+     */
     public AssetTimeline timeline() {
         return entry.timeline();
     }
@@ -92,6 +121,11 @@ public final class AssetRef<T extends LoadedAsset> implements AutoCloseable {
         release();
     }
 
+    /**
+     * True once {@link #release()} (or {@link #close()}) was called on this reference.
+     *
+     * @return true if this claim was released
+     */
     public boolean isReleased() {
         return released.get();
     }

@@ -22,13 +22,31 @@ import java.util.function.Function;
  */
 public interface AssetSource {
 
-    /** The whole file. @throws NoSuchFileException if it does not exist */
+    /**
+     * The whole file.
+     *
+     * @param path the file's path, relative to the levels root
+     * @return the file's bytes
+     * @throws NoSuchFileException if it does not exist
+     * @throws IOException if it could not be read
+     */
     byte[] read(String path) throws IOException;
 
-    /** The file's size in bytes, or -1 if it is missing or the size is unknown. */
+    /**
+     * The file's size in bytes, or -1 if it is missing or the size is unknown.
+     *
+     * @param path the file's path, relative to the levels root
+     * @return the size in bytes, or -1
+     * @throws IOException if the size could not be read
+     */
     long size(String path) throws IOException;
 
-    /** How errors name the file: the classpath resource, the absolute path, ... */
+    /**
+     * How errors name the file: the classpath resource, the absolute path, ...
+     *
+     * @param path the file's path, relative to the levels root
+     * @return the name to use in messages
+     */
     String displayName(String path);
 
     /**
@@ -36,6 +54,8 @@ public interface AssetSource {
      * {@code Class.getResourceAsStream}, not the class loader: on the module path they are resources of
      * the module {@code dev.weft.assets}, which a class loader finds only in opened packages, but the
      * module's own code always can.
+     *
+     * @return the shipped levels' source
      */
     static AssetSource classpath() {
         return resources(name -> AssetSource.class.getResourceAsStream("/" + name),
@@ -45,6 +65,9 @@ public interface AssetSource {
     /**
      * Levels on {@code loader}'s class path under {@link LevelResources#ROOT}. On the module path, the
      * module holding them must open their packages (a class loader finds no other module resources).
+     *
+     * @param loader the class loader to find the levels with; not null
+     * @return a source reading the levels through {@code loader}
      */
     static AssetSource classpath(ClassLoader loader) {
         Objects.requireNonNull(loader, "loader");
@@ -85,7 +108,12 @@ public interface AssetSource {
         };
     }
 
-    /** Levels in a directory: {@code root/tiny/tiny.level} and so on. Paths may not leave {@code root}. */
+    /**
+     * Levels in a directory: {@code root/tiny/tiny.level} and so on. Paths may not leave {@code root}.
+     *
+     * @param root the levels directory
+     * @return a source reading files under {@code root}
+     */
     static AssetSource directory(Path root) {
         Path base = root.toAbsolutePath().normalize();
         return new AssetSource() {
@@ -120,7 +148,12 @@ public interface AssetSource {
         };
     }
 
-    /** Files held in memory, by path (tests, generated content). The map is copied. */
+    /**
+     * Files held in memory, by path (tests, generated content). The map is copied.
+     *
+     * @param files file contents by path; copied, so later changes to the map do not show
+     * @return a source serving copies of those bytes
+     */
     static AssetSource inMemory(Map<String, byte[]> files) {
         Map<String, byte[]> copy = Map.copyOf(files);
         return new AssetSource() {

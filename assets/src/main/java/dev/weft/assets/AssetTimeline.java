@@ -24,27 +24,47 @@ import java.util.Locale;
 public record AssetTimeline(AssetId id, long bytes, long queuedNanos, long startedNanos, long inputNanos,
                             long decodedNanos, long uploadedNanos, long endedNanos) {
 
-    /** Queued until its job started. */
+    /**
+     * Queued until its job started.
+     *
+     * @return the time queued, in milliseconds; 0 if a stamp is missing
+     */
     public double queuedMs() {
         return ms(queuedNanos, startedNanos);
     }
 
-    /** Waiting for input: I/O for files (the fiber was parked), the source mesh for derived assets. */
+    /**
+     * Waiting for input: I/O for files (the fiber was parked), the source mesh for derived assets.
+     *
+     * @return the time waiting for input, in milliseconds; 0 if a stamp is missing
+     */
     public double ioMs() {
         return ms(startedNanos, inputNanos);
     }
 
-    /** Decoding or building, including time queued for a decode slot. */
+    /**
+     * Decoding or building, including time queued for a decode slot.
+     *
+     * @return the time decoding, in milliseconds; 0 if a stamp is missing
+     */
     public double decodeMs() {
         return ms(inputNanos, decodedNanos);
     }
 
-    /** Waiting for and running the main-thread upload; 0 without upload. */
+    /**
+     * Waiting for and running the main-thread upload; 0 without upload.
+     *
+     * @return the time uploading, in milliseconds; 0 if a stamp is missing
+     */
     public double uploadMs() {
         return ms(decodedNanos, uploadedNanos);
     }
 
-    /** Request to end. */
+    /**
+     * Request to end.
+     *
+     * @return the whole load time, in milliseconds; 0 if a stamp is missing
+     */
     public double totalMs() {
         return ms(queuedNanos, endedNanos);
     }

@@ -24,6 +24,12 @@ public record ChunkGrid(String prefix, int columns, int rows, float chunkSizeM, 
     /** The world {@code dev.weft.assets.gen} writes beside the demo levels: it covers the demo level's 200 m. */
     public static final ChunkGrid SHIPPED = new ChunkGrid("world", 8, 8, 25f, -100f, -100f);
 
+    /**
+     * Checks the grid.
+     *
+     * @throws IllegalArgumentException if there is no column or row, or the chunk size is not a positive,
+     *                                  finite number
+     */
     public ChunkGrid {
         Objects.requireNonNull(prefix, "prefix");
         if (columns < 1 || rows < 1) {
@@ -34,32 +40,65 @@ public record ChunkGrid(String prefix, int columns, int rows, float chunkSizeM, 
         }
     }
 
-    /** {@link #SHIPPED}. */
+    /**
+     * {@link #SHIPPED}.
+     *
+     * @return the shipped world's grid
+     */
     public static ChunkGrid shippedWorld() {
         return SHIPPED;
     }
 
+    /**
+     * The number of chunks.
+     *
+     * @return {@code columns * rows}
+     */
     public int chunkCount() {
         return columns * rows;
     }
 
-    /** The level holding chunk ({@code column}, {@code row}). */
+    /**
+     * The level holding chunk ({@code column}, {@code row}).
+     *
+     * @param column the chunk's column, 0 to {@code columns - 1}
+     * @param row the chunk's row, 0 to {@code rows - 1}
+     * @return the level's name, {@code <prefix>_<column>_<row>}
+     * @throws IndexOutOfBoundsException if the cell is outside the grid
+     */
     public String levelName(int column, int row) {
         checkCell(column, row);
         return prefix + "_" + column + "_" + row;
     }
 
-    /** X of the centre of column {@code column}, metres. */
+    /**
+     * X of the centre of column {@code column}, metres.
+     *
+     * @param column the column; not checked against the grid
+     * @return the x of the column's centre, metres
+     */
     public float centreXM(int column) {
         return originXM + (column + 0.5f) * chunkSizeM;
     }
 
-    /** Z of the centre of row {@code row}, metres. */
+    /**
+     * Z of the centre of row {@code row}, metres.
+     *
+     * @param row the row; not checked against the grid
+     * @return the z of the row's centre, metres
+     */
     public float centreZM(int row) {
         return originZM + (row + 0.5f) * chunkSizeM;
     }
 
-    /** Dense index of a cell, {@code row * columns + column}. */
+    /**
+     * Dense index of a cell, {@code row * columns + column}.
+     *
+     * @param column the chunk's column, 0 to {@code columns - 1}
+     * @param row the chunk's row, 0 to {@code rows - 1}
+     * @return the cell's index, 0 to {@code chunkCount() - 1}
+     * @throws IndexOutOfBoundsException if the cell is outside the grid
+     */
     public int index(int column, int row) {
         checkCell(column, row);
         return row * columns + column;

@@ -53,8 +53,14 @@ public final class ChunkStreamer implements AutoCloseable {
     private boolean closed;
 
     /**
+     * A streamer owned by the calling thread, with nothing loaded yet.
+     *
+     * @param loader        loads each chunk's level; not null
+     * @param grid          the chunks to stream; not null
      * @param loadRadiusM   chunks whose centre is this close to the point or the look-ahead point load
      * @param unloadRadiusM chunks farther than this from both unload; at least {@code loadRadiusM}
+     * @throws IllegalArgumentException if {@code loadRadiusM} is not positive or {@code unloadRadiusM} is
+     *                                  less than it
      */
     public ChunkStreamer(LevelLoader loader, ChunkGrid grid, float loadRadiusM, float unloadRadiusM) {
         this.loader = Objects.requireNonNull(loader, "loader");
@@ -69,6 +75,11 @@ public final class ChunkStreamer implements AutoCloseable {
         this.counted = new boolean[grid.chunkCount()];
     }
 
+    /**
+     * The grid whose chunks this streamer loads.
+     *
+     * @return the grid given at construction
+     */
     public ChunkGrid grid() {
         return grid;
     }
@@ -77,6 +88,11 @@ public final class ChunkStreamer implements AutoCloseable {
      * Brings the loaded set up to date for a point at ({@code xM}, {@code zM}) heading for
      * ({@code aheadXM}, {@code aheadZM}): counts the loads that ended since the last call, unloads the far
      * chunks, starts the near ones. Never blocks. Owner thread only.
+     *
+     * @param xM the point's x, metres
+     * @param zM the point's z, metres
+     * @param aheadXM the look-ahead point's x, metres
+     * @param aheadZM the look-ahead point's z, metres
      */
     public void update(float xM, float zM, float aheadXM, float aheadZM) {
         checkOwner();
@@ -98,14 +114,23 @@ public final class ChunkStreamer implements AutoCloseable {
         }
     }
 
-    /** True if some chunk is still loading (as of the last {@link #update} or this call). Owner thread only. */
+    /**
+     * True if some chunk is still loading (as of the last {@link #update} or this call). Owner thread only.
+     *
+     * @return true while a requested chunk has neither loaded nor failed nor been unloaded
+     */
     public boolean isStreaming() {
         checkOwner();
         collectEnded();
         return loading > 0;
     }
 
-    /** The chunks loaded now, in grid order; entity positions are relative to {@link #origin}. Owner thread only. */
+    /**
+     * The chunks loaded now, in grid order; entity positions are relative to {@link #origin}. Owner thread
+     * only.
+     *
+     * @return an unmodifiable view of the resident chunks, valid until the next call on this streamer
+     */
     public List<LoadedLevel> resident() {
         checkOwner();
         collectEnded();
@@ -121,14 +146,25 @@ public final class ChunkStreamer implements AutoCloseable {
         return Collections.unmodifiableList(resident);
     }
 
-    /** Changes whenever {@link #resident()} does (a chunk finished loading or was unloaded). Owner thread only. */
+    /**
+     * Changes whenever {@link #resident()} does (a chunk finished loading or was unloaded). Owner thread
+     * only.
+     *
+     * @return a number that changes whenever the resident set does
+     */
     public long residentVersion() {
         checkOwner();
         collectEnded();
         return residentVersion;
     }
 
-    /** Where a resident chunk's origin is in the world: its cell's centre, metres (x, z). */
+    /**
+     * Where a resident chunk's origin is in the world: its cell's centre, metres (x, z).
+     *
+     * @param chunk a chunk of this streamer's grid
+     * @return a new array: the chunk's centre x and z, metres
+     * @throws IllegalArgumentException if {@code chunk} is not a level of this grid
+     */
     public float[] origin(LoadedLevel chunk) {
         for (int row = 0; row < grid.rows(); row++) {
             for (int column = 0; column < grid.columns(); column++) {
@@ -140,7 +176,11 @@ public final class ChunkStreamer implements AutoCloseable {
         throw new IllegalArgumentException(chunk.name() + " is not a chunk of grid '" + grid.prefix() + "'");
     }
 
-    /** Counters so far. Owner thread only. */
+    /**
+     * Counters so far. Owner thread only.
+     *
+     * @return a snapshot of the counters
+     */
     public Stats stats() {
         checkOwner();
         collectEnded();
@@ -149,6 +189,8 @@ public final class ChunkStreamer implements AutoCloseable {
     }
 
     /**
+     * A streamer's counters, from {@link #stats()}.
+     *
      * @param chunksRequested chunk loads started
      * @param chunksLoaded    of those, finished with a level
      * @param chunksUnloaded  chunks unloaded (loaded ones and cancelled ones)

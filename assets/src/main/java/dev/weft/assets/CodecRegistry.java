@@ -24,7 +24,11 @@ public final class CodecRegistry {
     /** An empty registry. */
     public CodecRegistry() {}
 
-    /** PNG textures, OBJ meshes, and collision BVHs built from meshes. */
+    /**
+     * PNG textures, OBJ meshes, and collision BVHs built from meshes.
+     *
+     * @return a new registry holding the default codecs; more may be registered
+     */
     public static CodecRegistry defaults() {
         return new CodecRegistry()
                 .register(FileCodec.texture(List.of("png"), PngDecoder::decode))
@@ -35,6 +39,8 @@ public final class CodecRegistry {
     /**
      * Adds {@code codec} under each of its extensions for its kind.
      *
+     * @param codec the codec to add; not null
+     * @return this registry
      * @throws IllegalArgumentException if its kind is derived (those are built, see
      *                                  {@link #register(DerivedCodec)}) or an extension of that kind is taken
      */
@@ -57,6 +63,8 @@ public final class CodecRegistry {
     /**
      * Makes {@code codec} the builder of its (derived) kind.
      *
+     * @param codec the builder to add; not null
+     * @return this registry
      * @throws IllegalArgumentException if its kind is not derived or already has a builder
      */
     public CodecRegistry register(DerivedCodec<?> codec) {
@@ -74,6 +82,9 @@ public final class CodecRegistry {
     /**
      * The codec for {@code id}'s kind and its path's extension.
      *
+     * @param id the asset whose kind and path pick the codec
+     * @param file the file's display name, for the error message
+     * @return the codec
      * @throws AssetFormatException naming {@code file} and the registered extensions if none fits
      */
     public AssetCodec<?> codecFor(AssetId id, String file) {
@@ -87,7 +98,13 @@ public final class CodecRegistry {
         return codec;
     }
 
-    /** True if a codec of {@code kind} decodes files named like {@code path}. */
+    /**
+     * True if a codec of {@code kind} decodes files named like {@code path}.
+     *
+     * @param kind the asset kind
+     * @param path the file's path; only its extension counts
+     * @return true if a codec is registered for that kind and extension
+     */
     public boolean accepts(AssetKind kind, String path) {
         return lookup(kind, path) != null;
     }
@@ -122,7 +139,12 @@ public final class CodecRegistry {
         return codec;
     }
 
-    /** The registered extensions of {@code kind}, sorted, e.g. {@code [.png]}. */
+    /**
+     * The registered extensions of {@code kind}, sorted, e.g. {@code [.png]}.
+     *
+     * @param kind the asset kind
+     * @return a new list of the extensions, each with its dot; empty if none is registered
+     */
     public List<String> registered(AssetKind kind) {
         List<String> out = new ArrayList<>();
         new TreeMap<>(byKind.getOrDefault(kind, Map.of())).keySet().forEach(e -> out.add("." + e));

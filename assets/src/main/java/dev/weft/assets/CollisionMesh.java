@@ -59,7 +59,13 @@ public final class CollisionMesh {
         bounds = new Aabb(nodeBounds[0], nodeBounds[1], nodeBounds[2], nodeBounds[3], nodeBounds[4], nodeBounds[5]);
     }
 
-    /** Builds from a parsed mesh's positions and indices. */
+    /**
+     * Builds from a parsed mesh's positions and indices.
+     *
+     * @param mesh the parsed mesh; its indices, three per triangle, pick positions from its vertices
+     * @return the mesh's collision BVH
+     * @throws IllegalArgumentException for no triangles or a non-finite position
+     */
     public static CollisionMesh build(MeshData mesh) {
         FloatBuffer vertices = mesh.vertices();
         IntBuffer indices = mesh.indices();
@@ -76,6 +82,9 @@ public final class CollisionMesh {
     /**
      * Builds from raw data: {@code positions} holds xyz per vertex, {@code indices} three per triangle.
      *
+     * @param positions x, y, z per vertex
+     * @param indices three vertex indices per triangle; a positive multiple of 3
+     * @return the collision BVH over those triangles
      * @throws IllegalArgumentException for no triangles, an index out of range or a non-finite position
      */
     public static CollisionMesh build(float[] positions, int[] indices) {
@@ -102,20 +111,38 @@ public final class CollisionMesh {
         return new CollisionMesh(BvhBuilder.build(tris));
     }
 
+    /**
+     * The box around every triangle, the root node's bounds.
+     *
+     * @return the mesh's bounding box
+     */
     public Aabb bounds() {
         return bounds;
     }
 
+    /**
+     * The number of triangles, as given.
+     *
+     * @return the number of triangles
+     */
     public int triangleCount() {
         return sourceTriangle.length;
     }
 
-    /** Nodes in the tree (2 × leaves - 1). */
+    /**
+     * Nodes in the tree (2 × leaves - 1).
+     *
+     * @return the number of nodes
+     */
     public int nodeCount() {
         return nodeCount.length;
     }
 
-    /** Longest root-to-leaf path in nodes; a balanced tree over n triangles is about log2(n / 4) + 1. */
+    /**
+     * Longest root-to-leaf path in nodes; a balanced tree over n triangles is about log2(n / 4) + 1.
+     *
+     * @return the depth of the tree, in nodes
+     */
     public int depth() {
         return depth;
     }
@@ -123,6 +150,17 @@ public final class CollisionMesh {
     /**
      * The closest triangle hit by the ray origin + t·direction with 0 ≤ t ≤ {@code maxT}.
      * The direction need not be unit length (t is then in multiples of it) but must not be zero.
+     *
+     * @param ox the ray origin's x
+     * @param oy the ray origin's y
+     * @param oz the ray origin's z
+     * @param dx the ray direction's x
+     * @param dy the ray direction's y
+     * @param dz the ray direction's z
+     * @param maxT the farthest ray parameter to consider, in multiples of the direction
+     * @return the closest hit (its t and source triangle index), or empty if the ray hits nothing up to
+     *         {@code maxT}
+     * @throws IllegalArgumentException if the direction is zero
      */
     public Optional<RayHit> raycast(float ox, float oy, float oz, float dx, float dy, float dz, float maxT) {
         long hit = nearestHit(ox, oy, oz, dx, dy, dz, maxT);
@@ -131,7 +169,19 @@ public final class CollisionMesh {
                 : Optional.of(new RayHit(Float.intBitsToFloat((int) (hit >>> 32)), sourceTriangle[leaf]));
     }
 
-    /** As {@link #raycast}, but only the ray parameter of the closest hit, or NaN if none; allocates nothing. */
+    /**
+     * As {@link #raycast}, but only the ray parameter of the closest hit, or NaN if none; allocates nothing.
+     *
+     * @param ox the ray origin's x
+     * @param oy the ray origin's y
+     * @param oz the ray origin's z
+     * @param dx the ray direction's x
+     * @param dy the ray direction's y
+     * @param dz the ray direction's z
+     * @param maxT the farthest ray parameter to consider, in multiples of the direction
+     * @return the closest hit's t, or NaN if the ray hits nothing up to {@code maxT}
+     * @throws IllegalArgumentException if the direction is zero
+     */
     public float raycastT(float ox, float oy, float oz, float dx, float dy, float dz, float maxT) {
         long hit = nearestHit(ox, oy, oz, dx, dy, dz, maxT);
         return (int) hit < 0 ? Float.NaN : Float.intBitsToFloat((int) (hit >>> 32));
@@ -180,17 +230,38 @@ public final class CollisionMesh {
         return ((long) Float.floatToRawIntBits(bestT) << 32) | (best & 0xFFFF_FFFFL);
     }
 
-    /** True if any triangle touches or intersects the box. */
+    /**
+     * True if any triangle touches or intersects the box.
+     *
+     * @param box the box to test
+     * @return true if some triangle touches or intersects it
+     */
     public boolean overlaps(Aabb box) {
         return overlaps(box.minX(), box.minY(), box.minZ(), box.maxX(), box.maxY(), box.maxZ());
     }
 
-    /** True if any triangle touches or intersects the box given by its corners; allocates nothing. */
+    /**
+     * True if any triangle touches or intersects the box given by its corners; allocates nothing.
+     *
+     * @param minX the box's smallest x
+     * @param minY the box's smallest y
+     * @param minZ the box's smallest z
+     * @param maxX the box's largest x
+     * @param maxY the box's largest y
+     * @param maxZ the box's largest z
+     * @return true if some triangle touches or intersects the box
+     */
     public boolean overlaps(float minX, float minY, float minZ, float maxX, float maxY, float maxZ) {
         return visitOverlapping(minX, minY, minZ, maxX, maxY, maxZ, null) > 0;
     }
 
-    /** Source indices, ascending, of every triangle touching or intersecting the box. */
+    /**
+     * Source indices, ascending, of every triangle touching or intersecting the box.
+     *
+     * @param box the box to test
+     * @return the indices, in the order the triangles were given, of the triangles that touch or intersect
+     *         it; empty if none
+     */
     public int[] trianglesOverlapping(Aabb box) {
         int[][] found = {new int[16]};
         int n = visitOverlapping(box.minX(), box.minY(), box.minZ(), box.maxX(), box.maxY(), box.maxZ(), found);

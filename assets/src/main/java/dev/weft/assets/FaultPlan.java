@@ -47,11 +47,21 @@ public final class FaultPlan {
         cpu = List.copyOf(b.cpu);
     }
 
+    /**
+     * Starts a plan with no rules.
+     *
+     * @return a new, empty builder
+     */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** Extra latency before the read of {@code path}, in nanoseconds. */
+    /**
+     * Extra latency before the read of {@code path}, in nanoseconds.
+     *
+     * @param path the source path to be read
+     * @return the latency of the first matching rule in nanoseconds, or 0 if none matches
+     */
     public long latencyNanos(String path) {
         Duration d = first(latencies, path);
         return d == null ? 0L : d.toNanos();
@@ -60,6 +70,10 @@ public final class FaultPlan {
     /**
      * Throws the injected read failure of {@code path}, if there is one; checked before the source is
      * touched, so a missing file can be made to fail differently too.
+     *
+     * @param path the source path to be read
+     * @param displayName how the file is named in the exception's message
+     * @throws IOException the injected failure, if a rule matches {@code path}
      */
     public void checkRead(String path, String displayName) throws IOException {
         String failure = first(failures, path);
@@ -68,13 +82,24 @@ public final class FaultPlan {
         }
     }
 
-    /** What the read of {@code path} delivers given the real bytes: the same, or corrupted. */
+    /**
+     * What the read of {@code path} delivers given the real bytes: the same, or corrupted.
+     *
+     * @param path the source path that was read
+     * @param bytes the bytes the source delivered
+     * @return {@code bytes} if no rule matches, else what the first matching rule made of them
+     */
     public byte[] corrupt(String path, byte[] bytes) {
         UnaryOperator<byte[]> corrupt = first(corruptions, path);
         return corrupt == null ? bytes : corrupt.apply(bytes);
     }
 
-    /** Extra CPU time for decoding or building {@code id}, in nanoseconds. */
+    /**
+     * Extra CPU time for decoding or building {@code id}, in nanoseconds.
+     *
+     * @param id the asset being decoded or built
+     * @return the extra CPU time of the first matching rule in nanoseconds, or 0 if none matches
+     */
     public long cpuNanos(AssetId id) {
         Duration d = first(cpu, id.toString());
         return d == null ? 0L : d.toNanos();
@@ -115,7 +140,14 @@ public final class FaultPlan {
 
         private Builder() {}
 
-        /** Reads of matching paths complete {@code latency} later (the I/O thread is not held meanwhile). */
+        /**
+         * Reads of matching paths complete {@code latency} later (the I/O thread is not held meanwhile).
+         *
+         * @param pathGlob the source paths the rule applies to
+         * @param latency the extra latency; not negative
+         * @return this builder
+         * @throws IllegalArgumentException if {@code latency} is negative
+         */
         public Builder latency(String pathGlob, Duration latency) {
             if (latency.isNegative()) {
                 throw new IllegalArgumentException("negative latency " + latency);
@@ -124,19 +156,38 @@ public final class FaultPlan {
             return this;
         }
 
-        /** Reads of matching paths fail with an {@link IOException} saying {@code reason}. */
+        /**
+         * Reads of matching paths fail with an {@link IOException} saying {@code reason}.
+         *
+         * @param pathGlob the source paths the rule applies to
+         * @param reason the exception's message; not null
+         * @return this builder
+         */
         public Builder failRead(String pathGlob, String reason) {
             failures.add(new Rule<>(glob(pathGlob), Objects.requireNonNull(reason, "reason")));
             return this;
         }
 
-        /** Reads of matching paths deliver {@code corrupt.apply(realBytes)}. */
+        /**
+         * Reads of matching paths deliver {@code corrupt.apply(realBytes)}.
+         *
+         * @param pathGlob the source paths the rule applies to
+         * @param corrupt given the real bytes, returns what the read delivers; not null
+         * @return this builder
+         */
         public Builder corrupt(String pathGlob, UnaryOperator<byte[]> corrupt) {
             corruptions.add(new Rule<>(glob(pathGlob), Objects.requireNonNull(corrupt, "corrupt")));
             return this;
         }
 
-        /** Reads of matching paths deliver only the first {@code keepBytes} bytes (a short read). */
+        /**
+         * Reads of matching paths deliver only the first {@code keepBytes} bytes (a short read).
+         *
+         * @param pathGlob the source paths the rule applies to
+         * @param keepBytes how many bytes to keep; 0 or more
+         * @return this builder
+         * @throws IllegalArgumentException if {@code keepBytes} is negative
+         */
         public Builder truncate(String pathGlob, int keepBytes) {
             if (keepBytes < 0) {
                 throw new IllegalArgumentException("keepBytes < 0");
@@ -144,7 +195,15 @@ public final class FaultPlan {
             return corrupt(pathGlob, b -> Arrays.copyOf(b, Math.min(keepBytes, b.length)));
         }
 
-        /** Decoding or building matching asset ids ({@code kind:path}) costs {@code extra} more CPU (a busy spin). */
+        /**
+         * Decoding or building matching asset ids ({@code kind:path}) costs {@code extra} more CPU (a busy
+         * spin).
+         *
+         * @param assetIdGlob the asset ids the rule applies to, e.g. {@code collision:*}
+         * @param extra the extra CPU time; not negative
+         * @return this builder
+         * @throws IllegalArgumentException if {@code extra} is negative
+         */
         public Builder cpu(String assetIdGlob, Duration extra) {
             if (extra.isNegative()) {
                 throw new IllegalArgumentException("negative cpu time " + extra);
@@ -153,6 +212,11 @@ public final class FaultPlan {
             return this;
         }
 
+        /**
+         * Makes the plan, immutable; later calls on this builder do not change it.
+         *
+         * @return the new plan
+         */
         public FaultPlan build() {
             return new FaultPlan(this);
         }

@@ -39,14 +39,27 @@ public final class FileCodec<D> implements AssetCodec<D> {
         this.fallback = fallback;
     }
 
-    /** Textures decoded to RGBA8 by {@code decoder}, e.g. {@code texture(List.of("png"), PngDecoder::decode)}. */
+    /**
+     * Textures decoded to RGBA8 by {@code decoder}, e.g. {@code texture(List.of("png"), PngDecoder::decode)}.
+     *
+     * @param extensions the file extensions to decode, lower case, without the dot
+     * @param decoder the decode step; not null
+     * @return a texture codec: a checker placeholder, uploaded as RGBA8, pixels freed after upload
+     */
     public static FileCodec<TextureData> texture(List<String> extensions, Decoder<TextureData> decoder) {
         return new FileCodec<>(AssetKind.TEXTURE, extensions, decoder, FileCodec::checker,
                 (gpu, t) -> gpu.uploadTexture(TextureSource.of(t.width(), t.height(), t.rgba())),
                 LoadedTexture::new, t -> t, "using the placeholder texture");
     }
 
-    /** Meshes parsed by {@code decoder} (GC-managed buffers: nothing to free), e.g. {@code mesh(List.of("obj"), ObjParser::parse)}. */
+    /**
+     * Meshes parsed by {@code decoder} (GC-managed buffers: nothing to free), e.g. {@code
+     * mesh(List.of("obj"), ObjParser::parse)}.
+     *
+     * @param extensions the file extensions to decode, lower case, without the dot
+     * @param decoder the decode step; not null
+     * @return a mesh codec: a cube placeholder, uploaded as interleaved vertices and indices
+     */
     public static FileCodec<MeshData> mesh(List<String> extensions, Decoder<MeshData> decoder) {
         return new FileCodec<>(AssetKind.MESH, extensions, decoder, FileCodec::cube,
                 (gpu, m) -> gpu.uploadMesh(MeshSource.of(m.vertices(), m.indices())),

@@ -12,12 +12,27 @@ package dev.weft.assets;
  * keeps the CPU data until unload.
  */
 public interface GpuUploader {
-    /** Uploads RGBA8 pixels; returns the game's handle (never null). Main thread only. */
+    /**
+     * Uploads RGBA8 pixels; returns the game's handle (never null). Main thread only.
+     *
+     * @param pixels the texture's size and pixels
+     * @return the game's handle for the texture, never null
+     */
     Object uploadTexture(TextureSource pixels);
 
-    /** Uploads interleaved vertices and indices ({@link MeshSource}); returns the game's handle. Main thread only. */
+    /**
+     * Uploads interleaved vertices and indices ({@link MeshSource}); returns the game's handle. Main thread
+     * only.
+     *
+     * @param mesh the mesh's vertices and indices
+     * @return the game's handle for the mesh
+     */
     Object uploadMesh(MeshSource mesh);
 
-    /** Frees a handle returned by one of the upload methods, exactly once. Main thread only. */
+    /**
+     * Frees a handle returned by one of the upload methods, exactly once. Main thread only.
+     *
+     * @param handle a handle an upload method returned
+     */
     void free(Object handle);
 }

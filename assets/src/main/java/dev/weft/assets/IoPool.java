@@ -60,15 +60,26 @@ public final class IoPool implements AutoCloseable {
     public static final int DEFAULT_NICE = 10;
 
     /**
+     * A pool whose I/O threads run at {@link #DEFAULT_NICE}.
+     *
+     * @param source  where the files come from; not null
+     * @param faults  the latency and failures to inject into reads; not null
      * @param threads how many reads may block at once (2 suits one SSD; reads beyond that queue)
+     * @throws IllegalArgumentException if {@code threads} is less than 1
      */
     public IoPool(AssetSource source, FaultPlan faults, int threads) {
         this(source, faults, threads, DEFAULT_NICE);
     }
 
     /**
+     * A pool whose I/O threads run at the given nice value.
+     *
+     * @param source  where the files come from; not null
+     * @param faults  the latency and failures to inject into reads; not null
+     * @param threads how many reads may block at once (2 suits one SSD; reads beyond that queue)
      * @param nice Linux nice value of the I/O threads (0 keeps the default priority). Reading a jar entry
      *             inflates it, which costs CPU that should not come out of the frame's share.
+     * @throws IllegalArgumentException if {@code threads} is less than 1
      */
     public IoPool(AssetSource source, FaultPlan faults, int threads, int nice) {
         this.source = Objects.requireNonNull(source, "source");
@@ -93,15 +104,30 @@ public final class IoPool implements AutoCloseable {
         this.executor.prestartAllCoreThreads();   // so execute() always queues (a new worker would run it at once)
     }
 
+    /**
+     * The source the pool reads from.
+     *
+     * @return the source given at construction
+     */
     public AssetSource source() {
         return source;
     }
 
+    /**
+     * The faults injected into the pool's reads.
+     *
+     * @return the fault plan given at construction
+     */
     public FaultPlan faults() {
         return faults;
     }
 
-    /** Starts reading {@code path} (after its injected latency) and returns at once. */
+    /**
+     * Starts reading {@code path} (after its injected latency) and returns at once.
+     *
+     * @param path the source path to read
+     * @return the pending read; {@link Pending#await()} it once
+     */
     public Pending<byte[]> read(String path) {
         String name = source.displayName(path);
         return schedule("read " + name, faults.latencyNanos(path), () -> {
@@ -113,7 +139,12 @@ public final class IoPool implements AutoCloseable {
         });
     }
 
-    /** Starts looking up the sizes of {@code paths} (-1 for missing files), in one request, with no latency. */
+    /**
+     * Starts looking up the sizes of {@code paths} (-1 for missing files), in one request, with no latency.
+     *
+     * @param paths the source paths to look up
+     * @return the pending lookup, whose result holds one size in bytes per path, in order
+     */
     public Pending<long[]> sizes(List<String> paths) {
         List<String> copy = List.copyOf(paths);
         return schedule("sizes of " + copy.size() + " files", 0L, () -> {
@@ -158,12 +189,20 @@ public final class IoPool implements AutoCloseable {
         return queued.size();
     }
 
-    /** Reads started so far (calls to {@link AssetSource#read}). */
+    /**
+     * Reads started so far (calls to {@link AssetSource#read}).
+     *
+     * @return the number of reads started
+     */
     public long reads() {
         return reads.get();
     }
 
-    /** Bytes delivered by reads so far. */
+    /**
+     * Bytes delivered by reads so far.
+     *
+     * @return the number of bytes delivered, in bytes
+     */
     public long bytesRead() {
         return bytesRead.get();
     }
@@ -237,6 +276,8 @@ public final class IoPool implements AutoCloseable {
     /**
      * One requested read: its due time is fixed by {@link #read}, the read itself runs when a job
      * {@link #await}s it. Await once.
+     *
+     * @param <T> the result type: {@code byte[]} for a read, {@code long[]} for sizes
      */
     public static final class Pending<T> {
         private final IoPool pool;
@@ -257,6 +298,7 @@ public final class IoPool implements AutoCloseable {
          * Runs the read on an I/O thread at its due time and waits for it: parks the calling fiber (its
          * worker runs other jobs); outside a job, reads on the calling thread.
          *
+         * @return the read's result
          * @throws IOException if the read failed (missing file, injected failure, pool closed)
          * @throws java.util.concurrent.CancellationException if the waiting job was cancelled
          */

@@ -12,6 +12,11 @@ import java.util.List;
  * @param line      1-based line of the declaration, for error messages further down the pipeline
  */
 public record LevelAsset(String name, AssetKind kind, String path, List<String> dependsOn, int line) {
+    /**
+     * Copies {@code dependsOn} and checks the path against the kind.
+     *
+     * @throws IllegalArgumentException if a derived asset has a path or a file asset has none
+     */
     public LevelAsset {
         dependsOn = List.copyOf(dependsOn);
         if (kind.isDerived() != (path == null)) {

@@ -18,7 +18,11 @@ import java.util.List;
 public record LevelEntity(String name, String mesh, String texture, String collision,
                           float xM, float yM, float zM, int line) {
 
-    /** The assets this entity needs before it can be spawned. */
+    /**
+     * The assets this entity needs before it can be spawned.
+     *
+     * @return a new list of the names of its mesh, texture and (if any) collision asset
+     */
     public List<String> dependsOn() {
         List<String> names = new ArrayList<>(3);
         names.add(mesh);

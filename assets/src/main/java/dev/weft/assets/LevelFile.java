@@ -41,13 +41,23 @@ public final class LevelFile {
      * Parses UTF-8 level text.
      *
      * @param fileName used only in error messages, e.g. {@code demo.level}
+     * @param utf8 the level text, UTF-8 encoded; a leading byte-order mark is skipped
+     * @return the parsed and validated level
      * @throws AssetFormatException naming the file and line of the first problem found
      */
     public static LevelFile parse(String fileName, byte[] utf8) {
         return parse(fileName, new String(utf8, StandardCharsets.UTF_8));
     }
 
-    /** Parses level text whose file assets use {@link CodecRegistry#defaults()}'s extensions; see {@link #parse(String, byte[])}. */
+    /**
+     * Parses level text whose file assets use {@link CodecRegistry#defaults()}'s extensions; see {@link
+     * #parse(String, byte[])}.
+     *
+     * @param fileName used only in error messages, e.g. {@code demo.level}
+     * @param text the level text
+     * @return the parsed and validated level
+     * @throws AssetFormatException naming the file and line of the first problem found
+     */
     public static LevelFile parse(String fileName, String text) {
         return parse(fileName, text, CodecRegistry.defaults());
     }
@@ -56,6 +66,10 @@ public final class LevelFile {
      * Parses level text; a file asset's path must end in an extension {@code codecs} has a codec for, of
      * the asset's kind.
      *
+     * @param fileName used only in error messages, e.g. {@code demo.level}
+     * @param text the level text; a leading byte-order mark is skipped
+     * @param codecs the codecs whose extensions file assets may use
+     * @return the parsed and validated level
      * @throws AssetFormatException naming the file and line of the first problem found (for an unregistered
      *                              extension: the registered ones)
      */
@@ -68,41 +82,87 @@ public final class LevelFile {
         return new LevelFile(fileName, parsed.assets(), parsed.entities(), order);
     }
 
+    /**
+     * The file name given to {@code parse}, as used in error messages.
+     *
+     * @return the file name
+     */
     public String fileName() {
         return fileName;
     }
 
-    /** All assets in declaration order. */
+    /**
+     * All assets in declaration order.
+     *
+     * @return an immutable list of every asset
+     */
     public List<LevelAsset> assets() {
         return List.copyOf(assets.values());
     }
 
+    /**
+     * The assets of one kind, in declaration order.
+     *
+     * @param kind the kind to keep
+     * @return an immutable list of the assets of that kind; empty if there is none
+     */
     public List<LevelAsset> assets(AssetKind kind) {
         return assets.values().stream().filter(a -> a.kind() == kind).toList();
     }
 
+    /**
+     * The texture assets, in declaration order.
+     *
+     * @return an immutable list of the textures
+     */
     public List<LevelAsset> textures() {
         return assets(AssetKind.TEXTURE);
     }
 
+    /**
+     * The mesh assets, in declaration order.
+     *
+     * @return an immutable list of the meshes
+     */
     public List<LevelAsset> meshes() {
         return assets(AssetKind.MESH);
     }
 
-    /** Assets computed from other assets (collision meshes). */
+    /**
+     * Assets computed from other assets (collision meshes).
+     *
+     * @return an immutable list of the derived assets, in declaration order
+     */
     public List<LevelAsset> derived() {
         return assets.values().stream().filter(a -> a.kind().isDerived()).toList();
     }
 
+    /**
+     * The entities, in declaration order.
+     *
+     * @return an immutable list of the entities
+     */
     public List<LevelEntity> entities() {
         return entities;
     }
 
+    /**
+     * The asset declared under {@code name}.
+     *
+     * @param name the asset's name in the level file
+     * @return the asset, or empty if the file declares none of that name
+     */
     public Optional<LevelAsset> asset(String name) {
         return Optional.ofNullable(assets.get(name));
     }
 
-    /** The assets {@code name} is built from, directly; empty for file assets. */
+    /**
+     * The assets {@code name} is built from, directly; empty for file assets.
+     *
+     * @param name the asset's name in the level file
+     * @return an immutable list of its direct dependencies
+     * @throws IllegalArgumentException if the file declares no asset of that name
+     */
     public List<LevelAsset> dependenciesOf(String name) {
         LevelAsset asset = assets.get(name);
         if (asset == null) {
@@ -111,7 +171,12 @@ public final class LevelFile {
         return asset.dependsOn().stream().map(assets::get).toList();
     }
 
-    /** The assets built directly from {@code name} (the collision meshes of a mesh). */
+    /**
+     * The assets built directly from {@code name} (the collision meshes of a mesh).
+     *
+     * @param name the asset's name in the level file
+     * @return an immutable list of the assets that depend on it directly; empty if none (or no such asset)
+     */
     public List<LevelAsset> dependentsOf(String name) {
         return assets.values().stream().filter(a -> a.dependsOn().contains(name)).toList();
     }
@@ -119,6 +184,8 @@ public final class LevelFile {
     /**
      * Every asset once, each after all of its dependencies; otherwise in declaration order. Loading in
      * this order never waits on an asset that has not been started.
+     *
+     * @return an immutable list of every asset, in load order
      */
     public List<LevelAsset> loadOrder() {
         return loadOrder;

@@ -49,21 +49,39 @@ public final class LevelLoad {
         group.run(Priority.BACKGROUND, "level " + levelName, this::run, done);
     }
 
+    /**
+     * The name of the level being loaded, as given to {@link LevelLoader#load}.
+     *
+     * @return the level's name
+     */
     public String levelName() {
         return levelName;
     }
 
-    /** Bytes and assets done against the level's totals (known once its file is parsed). */
+    /**
+     * Bytes and assets done against the level's totals (known once its file is parsed).
+     *
+     * @return a snapshot of the level's progress
+     */
     public LoadProgress.Snapshot progress() {
         return progress.snapshot();
     }
 
-    /** True once the load has ended: loaded, failed (no usable level file) or unloaded. */
+    /**
+     * True once the load has ended: loaded, failed (no usable level file) or unloaded.
+     *
+     * @return true once the load has ended
+     */
     public boolean isDone() {
         return done.isDone();
     }
 
-    /** Waits at most {@code timeout} for the end; on the main thread it runs main-thread jobs meanwhile. */
+    /**
+     * Waits at most {@code timeout} for the end; on the main thread it runs main-thread jobs meanwhile.
+     *
+     * @param timeout how long to wait at most
+     * @return true if the load has ended, false on timeout
+     */
     public boolean awaitDone(Duration timeout) {
         try {
             return done.await(timeout);
@@ -72,28 +90,48 @@ public final class LevelLoad {
         }
     }
 
-    /** The level once loaded; empty while loading, if the level file was unusable, or after unload. */
+    /**
+     * The level once loaded; empty while loading, if the level file was unusable, or after unload.
+     *
+     * @return the loaded level, or empty
+     */
     public Optional<LoadedLevel> level() {
         return isDone() && !unloaded.get() ? Optional.ofNullable(level) : Optional.empty();
     }
 
-    /** Everything that went wrong so far, in order. */
+    /**
+     * Everything that went wrong so far, in order.
+     *
+     * @return an immutable copy of the failures so far
+     */
     public List<LoadFailure> failures() {
         return List.copyOf(failures);
     }
 
-    /** Timelines of the level's assets finished so far, in the order they finished. */
+    /**
+     * Timelines of the level's assets finished so far, in the order they finished.
+     *
+     * @return an immutable copy of the timelines so far
+     */
     public List<AssetTimeline> timings() {
         return List.copyOf(timings);
     }
 
-    /** Start to end of the load in nanoseconds, or -1 while it runs. */
+    /**
+     * Start to end of the load in nanoseconds, or -1 while it runs.
+     *
+     * @return the load's duration in nanoseconds, or -1 while it runs
+     */
     public long totalNanos() {
         long end = endNanos;
         return isDone() && end != 0 ? end - startNanos : -1;
     }
 
-    /** {@link System#nanoTime()} when {@link LevelLoader#load} was called. */
+    /**
+     * {@link System#nanoTime()} when {@link LevelLoader#load} was called.
+     *
+     * @return the start time, in {@link System#nanoTime()} nanoseconds
+     */
     public long startNanos() {
         return startNanos;
     }

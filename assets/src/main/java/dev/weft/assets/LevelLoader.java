@@ -37,15 +37,30 @@ import java.util.Objects;
 public final class LevelLoader {
     private final AssetManager assets;
 
+    /**
+     * A loader of levels through {@code assets}.
+     *
+     * @param assets the manager that loads the levels' assets; not null
+     */
     public LevelLoader(AssetManager assets) {
         this.assets = Objects.requireNonNull(assets, "assets");
     }
 
+    /**
+     * The manager that loads the levels' assets.
+     *
+     * @return the manager given at construction
+     */
     public AssetManager assets() {
         return assets;
     }
 
-    /** Starts loading level {@code levelName} ({@code name/name.level} in the source) and returns at once. */
+    /**
+     * Starts loading level {@code levelName} ({@code name/name.level} in the source) and returns at once.
+     *
+     * @param levelName the level's name; not null
+     * @return the load, to wait on, read and unload
+     */
     public LevelLoad load(String levelName) {
         Objects.requireNonNull(levelName, "levelName");
         LevelLoad load = new LevelLoad(assets, levelName);

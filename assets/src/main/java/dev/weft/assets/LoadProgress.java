@@ -11,6 +11,9 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class LoadProgress {
     private final AtomicReference<Snapshot> current = new AtomicReference<>(new Snapshot(0, 0, 0, 0));
 
+    /** A progress at zero, with both totals unknown. */
+    public LoadProgress() {}
+
     /**
      * One consistent reading.
      *
@@ -20,7 +23,11 @@ public final class LoadProgress {
      * @param assetsTotal assets the load has, 0 while unknown
      */
     public record Snapshot(long bytesDone, long bytesTotal, int assetsDone, int assetsTotal) {
-        /** 0..1: bytes done over bytes total, or assets over assets while bytes are unknown. */
+        /**
+         * 0..1: bytes done over bytes total, or assets over assets while bytes are unknown.
+         *
+         * @return the fraction done, from 0 to 1; 0 while both totals are unknown
+         */
         public double fraction() {
             if (bytesTotal > 0) {
                 return Math.min(1.0, (double) bytesDone / bytesTotal);
@@ -28,12 +35,21 @@ public final class LoadProgress {
             return assetsTotal > 0 ? Math.min(1.0, (double) assetsDone / assetsTotal) : 0.0;
         }
 
-        /** True when every asset counted in the total has finished. */
+        /**
+         * True when every asset counted in the total has finished.
+         *
+         * @return true once the assets done reach a known, non-zero total
+         */
         public boolean complete() {
             return assetsTotal > 0 && assetsDone >= assetsTotal;
         }
     }
 
+    /**
+     * The current reading.
+     *
+     * @return a consistent snapshot of all four numbers
+     */
     public Snapshot snapshot() {
         return current.get();
     }

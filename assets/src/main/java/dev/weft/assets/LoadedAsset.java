@@ -6,8 +6,17 @@ package dev.weft.assets;
  * frees after upload or at unload.
  */
 public sealed interface LoadedAsset permits LoadedTexture, LoadedMesh, LoadedCollision {
+    /**
+     * The asset's id.
+     *
+     * @return the id the asset was requested by
+     */
     AssetId id();
 
-    /** True if this is a stand-in for an asset that could not be loaded (or was declared as one). */
+    /**
+     * True if this is a stand-in for an asset that could not be loaded (or was declared as one).
+     *
+     * @return true for a stand-in
+     */
     boolean isPlaceholder();
 }

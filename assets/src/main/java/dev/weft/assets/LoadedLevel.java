@@ -23,9 +23,17 @@ public final class LoadedLevel implements AutoCloseable {
     /**
      * An entity with its assets.
      *
+     * @param entity the entity as the level file places it
+     * @param mesh its mesh
+     * @param texture its texture
      * @param collision null if the entity has none
      */
     public record PlacedEntity(LevelEntity entity, LoadedMesh mesh, LoadedTexture texture, LoadedCollision collision) {
+        /**
+         * The entity's collision mesh, if it has one.
+         *
+         * @return the collision mesh, or empty
+         */
         public Optional<LoadedCollision> collisionMesh() {
             return Optional.ofNullable(collision);
         }
@@ -42,37 +50,74 @@ public final class LoadedLevel implements AutoCloseable {
         this.failures = List.copyOf(failures);
     }
 
+    /**
+     * The level's name, as given to the loader.
+     *
+     * @return the level's name
+     */
     public String name() {
         return load.levelName();
     }
 
-    /** The level file as parsed (after repairs, if it needed any). */
+    /**
+     * The level file as parsed (after repairs, if it needed any).
+     *
+     * @return the parsed level file
+     */
     public LevelFile file() {
         return file;
     }
 
+    /**
+     * The level's textures, by their names in the level file.
+     *
+     * @return an unmodifiable map of the textures, in declaration order
+     */
     public Map<String, LoadedTexture> textures() {
         return textures;
     }
 
+    /**
+     * The level's meshes, by their names in the level file.
+     *
+     * @return an unmodifiable map of the meshes, in declaration order
+     */
     public Map<String, LoadedMesh> meshes() {
         return meshes;
     }
 
+    /**
+     * The level's collision meshes, by their names in the level file.
+     *
+     * @return an unmodifiable map of the collision meshes, in declaration order
+     */
     public Map<String, LoadedCollision> collisions() {
         return collisions;
     }
 
+    /**
+     * The level's entities, with their assets.
+     *
+     * @return an immutable list of the entities, in declaration order
+     */
     public List<PlacedEntity> entities() {
         return entities;
     }
 
-    /** Everything replaced by a placeholder, level-file repairs first. */
+    /**
+     * Everything replaced by a placeholder, level-file repairs first.
+     *
+     * @return an immutable list of the failures; empty if everything loaded
+     */
     public List<LoadFailure> failures() {
         return failures;
     }
 
-    /** The load this came from (timings, progress). */
+    /**
+     * The load this came from (timings, progress).
+     *
+     * @return the load
+     */
     public LevelLoad load() {
         return load;
     }

@@ -31,25 +31,47 @@ public final class LoadedMesh implements LoadedAsset {
         return data == null;
     }
 
-    /** Vertex and index buffers in the {@link MeshSource} layout. */
+    /**
+     * Vertex and index buffers in the {@link MeshSource} layout.
+     *
+     * @return the mesh's buffers
+     */
     public MeshSource source() {
         return source;
     }
 
-    /** The parsed OBJ; empty for the placeholder cube. */
+    /**
+     * The parsed OBJ; empty for the placeholder cube.
+     *
+     * @return the parsed mesh, or empty for the placeholder
+     */
     public Optional<MeshData> data() {
         return Optional.ofNullable(data);
     }
 
+    /**
+     * The box around the mesh's vertices.
+     *
+     * @return the mesh's bounds
+     */
     public Aabb bounds() {
         return bounds;
     }
 
+    /**
+     * The number of triangles.
+     *
+     * @return the number of triangles
+     */
     public int triangleCount() {
         return source.indices().remaining() / 3;
     }
 
-    /** The GPU mesh, if the manager uploaded it. Main thread only. */
+    /**
+     * The GPU mesh, if the manager uploaded it. Main thread only.
+     *
+     * @return the handle {@link GpuUploader#uploadMesh} returned, or empty if nothing was uploaded
+     */
     public Optional<Object> gpu() {
         return Optional.ofNullable(gpu);
     }

@@ -36,20 +36,38 @@ public final class LoadedTexture implements LoadedAsset {
         return placeholder;
     }
 
+    /**
+     * The width in pixels.
+     *
+     * @return the width in pixels
+     */
     public int width() {
         return width;
     }
 
+    /**
+     * The height in pixels.
+     *
+     * @return the height in pixels
+     */
     public int height() {
         return height;
     }
 
-    /** The GPU texture, if the manager uploaded it. Main thread only. */
+    /**
+     * The GPU texture, if the manager uploaded it. Main thread only.
+     *
+     * @return the handle {@link GpuUploader#uploadTexture} returned, or empty if nothing was uploaded
+     */
     public Optional<Object> gpu() {
         return Optional.ofNullable(gpu);
     }
 
-    /** True while {@link #pixels()} may be read. */
+    /**
+     * True while {@link #pixels()} may be read.
+     *
+     * @return true until the CPU pixels are freed
+     */
     public boolean hasPixels() {
         return !data.isClosed();
     }
@@ -57,6 +75,7 @@ public final class LoadedTexture implements LoadedAsset {
     /**
      * The CPU pixels, RGBA8, for an upload the caller does itself.
      *
+     * @return the pixels, sized {@link #width()} by {@link #height()}
      * @throws IllegalStateException once they were freed (after the manager's upload, or after unload)
      */
     public TextureSource pixels() {

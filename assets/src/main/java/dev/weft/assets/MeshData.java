@@ -17,9 +17,21 @@ import java.nio.IntBuffer;
  * published.
  */
 public final class MeshData {
+    /**
+     * Floats per interleaved vertex: position 3, normal 3, uv 2.
+     */
     public static final int FLOATS_PER_VERTEX = 8;
+    /**
+     * Offset, in floats, of a vertex's position xyz.
+     */
     public static final int POSITION_OFFSET = 0;
+    /**
+     * Offset, in floats, of a vertex's normal xyz.
+     */
     public static final int NORMAL_OFFSET = 3;
+    /**
+     * Offset, in floats, of a vertex's uv.
+     */
     public static final int UV_OFFSET = 6;
 
     private final String file;
@@ -34,35 +46,67 @@ public final class MeshData {
         this.bounds = bounds;
     }
 
-    /** The file name given to the parser. */
+    /**
+     * The file name given to the parser.
+     *
+     * @return the file's display name, as used in errors
+     */
     public String file() {
         return file;
     }
 
-    /** Interleaved pos3/normal3/uv2 floats, {@code vertexCount() * 8} of them. */
+    /**
+     * Interleaved pos3/normal3/uv2 floats, {@code vertexCount() * 8} of them.
+     *
+     * @return a new read-only-by-contract view of the vertex buffer
+     */
     public FloatBuffer vertices() {
         return vertices.duplicate();
     }
 
-    /** {@code triangleCount() * 3} indices into {@link #vertices()}. */
+    /**
+     * {@code triangleCount() * 3} indices into {@link #vertices()}.
+     *
+     * @return a new read-only-by-contract view of the index buffer
+     */
     public IntBuffer indices() {
         return indices.duplicate();
     }
 
+    /**
+     * The number of vertices.
+     *
+     * @return the number of vertices
+     */
     public int vertexCount() {
         return vertices.limit() / FLOATS_PER_VERTEX;
     }
 
+    /**
+     * The number of triangles.
+     *
+     * @return the number of triangles
+     */
     public int triangleCount() {
         return indices.limit() / 3;
     }
 
-    /** Bounds of the vertices used by triangles. */
+    /**
+     * Bounds of the vertices used by triangles.
+     *
+     * @return the box around every vertex a triangle uses
+     */
     public Aabb bounds() {
         return bounds;
     }
 
-    /** Component {@code axis} (0 x, 1 y, 2 z) of vertex {@code vertex}'s position. */
+    /**
+     * Component {@code axis} (0 x, 1 y, 2 z) of vertex {@code vertex}'s position.
+     *
+     * @param vertex the vertex index, 0 to {@code vertexCount() - 1}
+     * @param axis 0 for x, 1 for y, 2 for z
+     * @return the coordinate
+     */
     public float position(int vertex, int axis) {
         return vertices.get(vertex * FLOATS_PER_VERTEX + POSITION_OFFSET + axis);
     }

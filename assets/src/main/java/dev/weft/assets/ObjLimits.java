@@ -9,8 +9,14 @@ package dev.weft.assets;
  * @param maxTriangles   most triangles after triangulation
  */
 public record ObjLimits(int maxFaceCorners, int maxElements, int maxTriangles) {
+    /** The limits {@link ObjParser#parse(String, byte[])} uses: 256 corners, 2^24 elements and triangles. */
     public static final ObjLimits DEFAULT = new ObjLimits(256, 1 << 24, 1 << 24);
 
+    /**
+     * Checks the limits.
+     *
+     * @throws IllegalArgumentException if {@code maxFaceCorners} is below 3 or another limit below 1
+     */
     public ObjLimits {
         if (maxFaceCorners < 3 || maxElements < 1 || maxTriangles < 1) {
             throw new IllegalArgumentException("limits too small: " + maxFaceCorners + ", " + maxElements + ", " + maxTriangles);

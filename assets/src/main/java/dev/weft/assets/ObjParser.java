@@ -53,7 +53,14 @@ public final class ObjParser {
         this.faceVertices = new int[limits.maxFaceCorners()];
     }
 
-    /** Parses with {@link ObjLimits#DEFAULT}. */
+    /**
+     * Parses with {@link ObjLimits#DEFAULT}.
+     *
+     * @param file used only in error messages and {@link MeshData#file()}
+     * @param obj the whole OBJ file
+     * @return the mesh
+     * @throws AssetFormatException naming the file and line of the first problem
+     */
     public static MeshData parse(String file, byte[] obj) {
         return parse(file, obj, ObjLimits.DEFAULT);
     }
@@ -62,6 +69,9 @@ public final class ObjParser {
      * Parses a whole OBJ file held in {@code obj}.
      *
      * @param file used only in error messages and {@link MeshData#file()}
+     * @param obj the whole OBJ file
+     * @param limits the limits past which the file is rejected
+     * @return the mesh, triangulated, with normals computed where the file gives none
      * @throws AssetFormatException naming the file and line of the first problem
      */
     public static MeshData parse(String file, byte[] obj, ObjLimits limits) {

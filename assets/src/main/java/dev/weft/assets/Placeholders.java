@@ -17,7 +17,11 @@ public final class Placeholders {
 
     private Placeholders() {}
 
-    /** 64×64 RGBA, 8×8-pixel squares alternating magenta (FF00FF) and black, magenta at the origin. */
+    /**
+     * 64×64 RGBA, 8×8-pixel squares alternating magenta (FF00FF) and black, magenta at the origin.
+     *
+     * @return a new checker texture, in a direct buffer
+     */
     public static TextureSource checkerTexture() {
         ByteBuffer px = ByteBuffer.allocateDirect(TEXTURE_SIZE_PX * TEXTURE_SIZE_PX * 4);
         for (int y = 0; y < TEXTURE_SIZE_PX; y++) {
@@ -30,12 +34,20 @@ public final class Placeholders {
         return TextureSource.of(TEXTURE_SIZE_PX, TEXTURE_SIZE_PX, px.flip());
     }
 
-    /** A cube of edge 1 m centred on the origin (24 vertices, 12 triangles). */
+    /**
+     * A cube of edge 1 m centred on the origin (24 vertices, 12 triangles).
+     *
+     * @return a new unit cube
+     */
     public static MeshSource unitCube() {
         return ProceduralMeshes.cube(1f);
     }
 
-    /** The bounds of {@link #unitCube()}. */
+    /**
+     * The bounds of {@link #unitCube()}.
+     *
+     * @return the box from (-0.5, -0.5, -0.5) to (0.5, 0.5, 0.5)
+     */
     public static Aabb unitCubeBounds() {
         return new Aabb(-0.5f, -0.5f, -0.5f, 0.5f, 0.5f, 0.5f);
     }

@@ -55,7 +55,13 @@ public final class PngDecoder {
         STBImage.stbi_info_from_memory(NOT_AN_IMAGE.duplicate(), w, h, c);
     }
 
-    /** Decodes a whole PNG file held in {@code png}. */
+    /**
+     * Decodes a whole PNG file held in {@code png}.
+     *
+     * @param file the file's display name, for error messages and {@link TextureData#file()}
+     * @param png the whole PNG file
+     * @return the pixels, expanded to RGBA8, in native memory that {@link TextureData#close()} frees
+     */
     public static TextureData decode(String file, byte[] png) {
         ByteBuffer nativeCopy = MemoryUtil.memAlloc(Math.max(1, png.length));
         try {
@@ -69,6 +75,10 @@ public final class PngDecoder {
     /**
      * Decodes the PNG between {@code png}'s position and limit (neither is changed). A direct buffer is
      * read in place; a heap buffer is first copied to native memory, which stb needs.
+     *
+     * @param file the file's display name, for error messages and {@link TextureData#file()}
+     * @param png the PNG file, between position and limit
+     * @return the pixels, expanded to RGBA8, in native memory that {@link TextureData#close()} frees
      */
     public static TextureData decode(String file, ByteBuffer png) {
         if (png.isDirect()) {

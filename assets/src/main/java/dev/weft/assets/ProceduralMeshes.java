@@ -19,7 +19,12 @@ public final class ProceduralMeshes {
         {0, 0, -1,  -1, 0, 0,   0, 1, 0},
     };
 
-    /** An axis-aligned cube of edge {@code size} centred on the origin: 24 vertices, 12 triangles. */
+    /**
+     * An axis-aligned cube of edge {@code size} centred on the origin: 24 vertices, 12 triangles.
+     *
+     * @param size the edge length, in the mesh's units
+     * @return the cube, in new direct buffers
+     */
     public static MeshSource cube(float size) {
         float h = size / 2f;
         FloatBuffer v = floats(24 * MeshSource.FLOATS_PER_VERTEX);
@@ -40,7 +45,13 @@ public final class ProceduralMeshes {
         return MeshSource.of(v.flip(), idx.flip());
     }
 
-    /** A square on y = 0 facing +y, edge {@code size}, texture repeated {@code uvRepeat} times. */
+    /**
+     * A square on y = 0 facing +y, edge {@code size}, texture repeated {@code uvRepeat} times.
+     *
+     * @param size the edge length, in the mesh's units
+     * @param uvRepeat how many times the texture repeats along each edge
+     * @return the square, in new direct buffers
+     */
     public static MeshSource plane(float size, float uvRepeat) {
         float h = size / 2f;
         FloatBuffer v = floats(4 * MeshSource.FLOATS_PER_VERTEX);

@@ -47,25 +47,47 @@ public final class TextureData implements AutoCloseable {
         this.freeNative = freeNative;
     }
 
-    /** The file name given to the decoder. */
+    /**
+     * The file name given to the decoder.
+     *
+     * @return the file's display name, as used in errors
+     */
     public String file() {
         return file;
     }
 
+    /**
+     * The width in pixels.
+     *
+     * @return the width in pixels
+     */
     public int width() {
         return width;
     }
 
+    /**
+     * The height in pixels.
+     *
+     * @return the height in pixels
+     */
     public int height() {
         return height;
     }
 
-    /** Channels stored in the file (1 grey, 2 grey+alpha, 3 RGB, 4 RGBA); pixels are always expanded to RGBA. */
+    /**
+     * Channels stored in the file (1 grey, 2 grey+alpha, 3 RGB, 4 RGBA); pixels are always expanded to RGBA.
+     *
+     * @return the number of channels in the file, 1 to 4
+     */
     public int channels() {
         return channelsInFile;
     }
 
-    /** {@code width * height * 4}. */
+    /**
+     * {@code width * height * 4}.
+     *
+     * @return the size of the RGBA pixels in bytes
+     */
     public int sizeBytes() {
         return width * height * BYTES_PER_PIXEL;
     }
@@ -74,6 +96,7 @@ public final class TextureData implements AutoCloseable {
      * The pixels, RGBA8 with no row padding: a fresh view (own position and limit) of this texture's memory,
      * valid until {@link #close()}.
      *
+     * @return a new view of the pixels
      * @throws IllegalStateException if closed
      */
     public ByteBuffer rgba() {
@@ -83,6 +106,11 @@ public final class TextureData implements AutoCloseable {
         return rgba.duplicate();
     }
 
+    /**
+     * True once {@link #close()} has freed the pixels.
+     *
+     * @return true if closed
+     */
     public boolean isClosed() {
         return closed.get();
     }

@@ -10,19 +10,52 @@ import java.nio.ByteBuffer;
  * with {@link #of}.
  */
 public interface TextureSource {
+    /**
+     * The width in pixels.
+     *
+     * @return the width in pixels
+     */
     int width();
 
+    /**
+     * The height in pixels.
+     *
+     * @return the height in pixels
+     */
     int height();
 
-    /** RGBA8 pixels, 4 bytes each, no row padding. */
+    /**
+     * RGBA8 pixels, 4 bytes each, no row padding.
+     *
+     * @return the pixels; exactly {@code width() * height() * 4} bytes remain
+     */
     ByteBuffer rgba();
 
+    /**
+     * Wraps a size and a pixel buffer.
+     *
+     * @param width the width in pixels
+     * @param height the height in pixels
+     * @param rgba the pixels, RGBA8, row by row; not null
+     * @return the source
+     */
     static TextureSource of(int width, int height, ByteBuffer rgba) {
         return new Pixels(width, height, rgba);
     }
 
-    /** The plain triple. */
+    /**
+     * The plain triple.
+     *
+     * @param width the width in pixels
+     * @param height the height in pixels
+     * @param rgba the pixels, RGBA8, row by row
+     */
     record Pixels(int width, int height, ByteBuffer rgba) implements TextureSource {
+        /**
+         * Checks the buffer is set.
+         *
+         * @throws NullPointerException if {@code rgba} is null
+         */
         public Pixels {
             if (rgba == null) {
                 throw new NullPointerException("rgba must be set");
