@@ -323,7 +323,7 @@ public final class Counter {
      * running main-thread jobs while it waits, so it cannot deadlock on them. Any other thread (not a
      * fiber) runs, between those checks, queued FRAME jobs (those this wait depends on first) on its own
      * stack before it sleeps, if the wait has no timeout (WaitingHelp; off with
-     * {@code JobSystem.Builder.waitersHelp(false)}): a timed wait only sleeps, so its timeout holds.
+     * {@code JobSystemBuilder.waitersHelp(false)}): a timed wait only sleeps, so its timeout holds.
      */
     private boolean awaitSlow(long target, long timeoutNanos) {
         Fiber fiber = Fiber.current();

@@ -15,7 +15,8 @@ package dev.weft;
 @FunctionalInterface
 public interface Job {
     /**
-     * Does the work. Runs on a Weft fiber; may wait on counters and handles (that parks the fiber).
+     * Does the work. Runs on a Weft fiber, or on the stack of a thread that waits for it (see
+     * {@link JobSystemBuilder#waitersHelp}); may wait on counters and handles (on a fiber that parks it).
      *
      * @throws Exception anything; it is caught and recorded as the job's failure
      */

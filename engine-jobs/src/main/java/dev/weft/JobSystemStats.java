@@ -14,7 +14,7 @@ import java.util.List;
  * @param fibersParked       fibers parked in a wait right now
  * @param jobsCancelledElsewhere jobs cancelled by threads that are not workers (cancel(), shutdownNow())
  * @param jobsRunByWaiters   jobs run by threads that are not workers while they waited on a counter or
- *                           handle ({@link JobSystem.Builder#waitersHelp}); included in {@link #jobsRun()}
+ *                           handle ({@link JobSystemBuilder#waitersHelp}); included in {@link #jobsRun()}
  */
 public record JobSystemStats(List<WorkerStats> workers, long mainThreadJobsRun, long fibersCreated,
                              long fibersAlive, long fibersParked, long jobsCancelledElsewhere,

@@ -25,7 +25,7 @@ import java.util.concurrent.RejectedExecutionException;
  *       the scope ends. The next job on the same fiber starts with no binding.</li>
  *   <li>Bindings are <em>not</em> captured at submit: a job sees none of the submitting thread's or
  *       submitting job's bindings, whether it runs on a worker, inline in a {@code join} on the joiner's
- *       stack, or on a waiting thread's stack ({@link JobSystem.Builder#waitersHelp}); the joiner's or
+ *       stack, or on a waiting thread's stack ({@link JobSystemBuilder#waitersHelp}); the joiner's or
  *       waiter's own bindings are back when it returns. Pass what a job needs as captured variables, or
  *       bind it inside the job. (StructuredTaskScope, which does capture, forks plain threads.)</li>
  *   <li>Main-thread jobs ({@link JobSystem#onMainThread}) are the main thread's own code: they see its
@@ -48,7 +48,7 @@ public final class Jobs {
     /**
      * The index of the worker running the current job: 0 to {@code workerCount() − 1} on the workers,
      * and {@code workerCount()} on a thread that runs the job while it waits ({@link
-     * JobSystem.Builder#waitersHelp}); so size per-worker buffers by {@link JobSystem#workerSlots()}. A
+     * JobSystemBuilder#waitersHelp}); so size per-worker buffers by {@link JobSystem#workerSlots()}. A
      * job that waits may resume on another worker, so read it again after a wait.
      *
      * @return the worker's index, from 0 to {@link JobSystem#workerSlots()} − 1
@@ -119,7 +119,7 @@ public final class Jobs {
      * more urgent job waits for this worker. Not inside a lock or {@code synchronized} block held across
      * the call (another job could need it while we are queued), and not where the job holds a
      * per-worker buffer by {@link #workerIndex()}: it may resume on another worker. Together with
-     * {@link JobSystem.Builder#maxWorkers} (which keeps lower-priority work off some workers) this is
+     * {@link JobSystemBuilder#maxWorkers} (which keeps lower-priority work off some workers) this is
      * Weft's answer to non-preemptive scheduling. {@link JobSystemStats#checkpointYields()} counts the
      * yields.
      */
@@ -157,7 +157,7 @@ public final class Jobs {
      * {@code <system>-blocking-N}, made on first use, at most 64 at once, stopped when the job system
      * terminates) while the job's fiber parks, so the worker runs other jobs meanwhile; the fiber resumes,
      * on whichever worker is free, with the call's result or the exception it threw (the same instance, an
-     * {@code IOException} stays one). In a job that a waiting thread runs ({@link JobSystem.Builder#waitersHelp})
+     * {@code IOException} stays one). In a job that a waiting thread runs ({@link JobSystemBuilder#waitersHelp})
      * the call goes to the same threads and that thread waits, helping meanwhile, so I/O never lands on the
      * game's main thread. Outside a job it simply runs the call on the calling thread. Weft's
      * answer to marl's {@code blocking_call} and ForkJoinPool's {@code ManagedBlocker}.

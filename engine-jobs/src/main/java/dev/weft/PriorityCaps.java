@@ -3,7 +3,7 @@ package dev.weft;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Per-priority worker shares ({@link JobSystem.Builder#maxWorkers}): the one owner of the count of
+ * Per-priority worker shares ({@link JobSystemBuilder#maxWorkers}): the one owner of the count of
  * workers running jobs of each capped priority, and of the rule for taking a slot.
  *
  * <p><b>What is counted.</b> A worker <i>runs priority p</i> while the fiber mounted on it has a job of

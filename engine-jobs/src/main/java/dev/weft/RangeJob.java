@@ -2,8 +2,10 @@ package dev.weft;
 
 /**
  * The body of a {@link JobSystem#parallelFor parallelFor}: handles the half-open range
- * {@code [start, end)} on the worker numbered {@code workerIndex} (0 to {@code workerCount() - 1}),
- * so per-worker scratch arrays need no synchronization.
+ * {@code [start, end)} in the slot numbered {@code workerIndex}: 0 to {@code workerCount() - 1} on a
+ * worker, {@code workerCount()} on a waiting thread that runs the piece while it waits (see
+ * {@link Jobs#workerIndex()}). One thread at a time uses a slot, so per-slot scratch arrays sized by
+ * {@link JobSystem#workerSlots()} need no synchronization.
  *
  * <pre>{@code
  * jobs.parallelFor(0, entities.length, 256, (start, end, worker) -> {

@@ -79,7 +79,7 @@ final class Scheduler {
     private final String name;
     final Worker[] workers;
     final WorkPicker picker;               // queues and work picking
-    final PriorityCaps caps;               // per-priority worker shares (JobSystem.Builder.maxWorkers)
+    final PriorityCaps caps;               // per-priority worker shares (JobSystemBuilder.maxWorkers)
     final CheckpointSignal checkpoints;    // what Jobs.checkpoint reads (WorkerParking owns the writes)
     final WaitingHelp waitingHelp;         // outside waiters run jobs (Builder.waitersHelp); null: off
     private final AtomicLong jobsRunByWaiters = new AtomicLong();
@@ -92,7 +92,7 @@ final class Scheduler {
     private final WorkerParking parking;   // sleeping, waking, terminating workers
     private final AtomicInteger externalSubmitters;  // parking.externalSubmitters: submit counts here
     private final AtomicLong cancelledOutsideWorkers = new AtomicLong();
-    private final boolean pinWorkers;   // JobSystem.Builder.pinWorkersToCores; published to workers by Thread.start
+    private final boolean pinWorkers;   // JobSystemBuilder.pinWorkersToCores; published to workers by Thread.start
     private volatile int runState;      // RUNNING → CLOSING/STOPPING → TERMINATED
     final BlockingPool blockingPool;    // Jobs.blocking's platform threads; closed at termination
 

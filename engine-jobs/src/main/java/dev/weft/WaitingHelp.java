@@ -8,7 +8,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A thread that is not a worker (the game's main thread, a loader thread) and waits without a timeout in
  * {@link Counter#await()} or {@link JobHandle#join()} (a timed wait only sleeps: its timeout must hold) runs queued jobs on its own stack instead of sleeping,
  * as enkiTS's {@code WaitforTask} does and as Naughty Dog's main thread takes part in the frame
- * ({@link JobSystem.Builder#waitersHelp}). The one owner of the <i>helper seat</i>.
+ * ({@link JobSystemBuilder#waitersHelp}). The one owner of the <i>helper seat</i>.
  *
  * <p><b>What it runs.</b> FRAME jobs: first those the wait depends on (a queued FRAME job of the awaited
  * counter, or the awaited handle itself), from the injection queue and from the top of any worker's FRAME

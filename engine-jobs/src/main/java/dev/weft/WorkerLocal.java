@@ -28,7 +28,7 @@ import java.util.function.Supplier;
  * {@link JobHandle#join()}, any parking call) may resume on another worker, and while it waits, other
  * jobs run on its worker and get the same value. Call {@link #get()} again after a wait. Outside a
  * job (the main thread, an I/O thread) {@link #get()} gives a value per thread, like a ThreadLocal; a
- * job that such a thread runs while it waits ({@link JobSystem.Builder#waitersHelp}) gets the value of
+ * job that such a thread runs while it waits ({@link JobSystemBuilder#waitersHelp}) gets the value of
  * worker slot {@code workerCount()}, whichever thread holds that slot.
  *
  * <p>Threading: only the worker thread itself touches its slots (plain reads and writes, no fences);

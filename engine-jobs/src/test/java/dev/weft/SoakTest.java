@@ -296,7 +296,7 @@ class SoakTest {
             int cancelGroupAt = rnd.nextInt(3) == 0 ? rnd.nextInt(n) : -1;
             build(n);
             helping = rnd.nextBoolean();                       // both ways a waiting main thread behaves
-            JobSystem.Builder builder = JobSystem.builder().name(name).workers(workers).waitersHelp(helping)
+            JobSystemBuilder builder = JobSystem.builder().name(name).workers(workers).waitersHelp(helping)
                     .onUncaughtFailure((job, t) -> uncaught.incrementAndGet());
             if (rnd.nextInt(3) == 0) {
                 builder.idleStrategy(IdleStrategy.backoff(0, 0));    // park at once: every hand-off wakes someone

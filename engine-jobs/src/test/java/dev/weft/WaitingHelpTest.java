@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * JobSystem.Builder.waitersHelp (WaitingHelp): a thread that is not a worker runs, while it waits, the
+ * JobSystemBuilder.waitersHelp (WaitingHelp): a thread that is not a worker runs, while it waits, the
  * queued jobs its wait depends on and FRAME jobs, with worker index workerCount(). Every test holds all
  * workers in spinners first, so a job that ran at all ran on the waiting thread; a missing help shows as
  * a bounded await returning false, never as a time bound.

@@ -12,7 +12,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * JobSystem.Builder.maxWorkers (PriorityCaps): the cap holds at every start, resume and inline run;
+ * JobSystemBuilder.maxWorkers (PriorityCaps): the cap holds at every start, resume and inline run;
  * it is work-conserving; and it keeps a worker for FRAME work queued beside capped work. Every test is
  * structural: a broken cap hangs a job system (caught by the long timeout) or breaks a count, never a
  * wall-clock bound. Workers only (waitersHelp off): caps count workers, and a waiting test thread is not one.

@@ -185,6 +185,7 @@ public final class AssetManager implements AutoCloseable {
      * @param path the texture's path in the manager's source
      * @return a new reference to the texture, shared with other requests of the same path; release it when
      *         done
+     * @throws IllegalStateException if this manager was closed
      */
     public AssetRef<LoadedTexture> texture(String path) {
         return request(AssetId.texture(path), LoadedTexture.class);
@@ -195,6 +196,7 @@ public final class AssetManager implements AutoCloseable {
      *
      * @param path the mesh's path in the manager's source
      * @return a new reference to the mesh, shared with other requests of the same path; release it when done
+     * @throws IllegalStateException if this manager was closed
      */
     public AssetRef<LoadedMesh> mesh(String path) {
         return request(AssetId.mesh(path), LoadedMesh.class);
@@ -205,6 +207,7 @@ public final class AssetManager implements AutoCloseable {
      *
      * @param meshPath the mesh's path in the manager's source
      * @return a new reference to the collision BVH; release it when done
+     * @throws IllegalStateException if this manager was closed
      */
     public AssetRef<LoadedCollision> collision(String meshPath) {
         return request(AssetId.collision(meshPath), LoadedCollision.class);
@@ -215,6 +218,7 @@ public final class AssetManager implements AutoCloseable {
      *
      * @param id what to load
      * @return a new reference to the asset; release it when done
+     * @throws IllegalStateException if this manager was closed
      */
     public AssetRef<? extends LoadedAsset> request(AssetId id) {
         return request(id, LoadedAsset.class);

@@ -11,8 +11,8 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class LoadProgress {
     private final AtomicReference<Snapshot> current = new AtomicReference<>(new Snapshot(0, 0, 0, 0));
 
-    /** A progress at zero, with both totals unknown. */
-    public LoadProgress() {}
+    /** Made by the asset manager and level loads, which alone update it; users read it. */
+    LoadProgress() {}
 
     /**
      * One consistent reading.

@@ -11,7 +11,7 @@ import java.util.Optional;
 /**
  * Pins the calling OS thread to one CPU through libc's {@code sched_setaffinity} (Linux), via the Foreign
  * Function API — no native library to ship. Naughty Dog, FiberTaskingLib and marl lock workers to cores;
- * here it is optional ({@code JobSystem.Builder.pinWorkersToCores}). Anywhere else, or when the call fails,
+ * here it is optional ({@code JobSystemBuilder.pinWorkersToCores}). Anywhere else, or when the call fails,
  * {@link #pinCurrentThread} reports why and the worker simply runs unpinned.
  */
 public final class CpuAffinity {

@@ -2,6 +2,7 @@ package dev.weft.bench.streaming;
 
 import dev.weft.Counter;
 import dev.weft.JobSystem;
+import dev.weft.JobSystemBuilder;
 import dev.weft.Jobs;
 import dev.weft.Priority;
 import dev.weft.RangeJob;
@@ -18,7 +19,7 @@ final class WeftStreamSystem implements StreamSystem {
     private final AssetDecode.Checkpoint checkpoint;
 
     WeftStreamSystem(Variant v, int workers) {
-        JobSystem.Builder b = JobSystem.builder().workers(workers).name("stream-" + v.name());
+        JobSystemBuilder b = JobSystem.builder().workers(workers).name("stream-" + v.name());
         if (!v.cap()) {
             b.maxWorkers(Priority.BACKGROUND, workers);        // a cap of every worker is no cap
         }
