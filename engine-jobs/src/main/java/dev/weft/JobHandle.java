@@ -116,8 +116,9 @@ public final class JobHandle<T> extends JobNode {
      */
     public T join() {
         if (!isDone()) {
-            checkNotSelf();
-            helpIfStillLocal();
+            Fiber f = Fiber.current();
+            checkNotSelf(f);
+            helpIfStillLocal(f);
             done.await();
         }
         return report();
@@ -135,8 +136,9 @@ public final class JobHandle<T> extends JobNode {
      */
     public T join(Duration timeout) throws TimeoutException {
         if (!isDone()) {
-            checkNotSelf();
-            helpIfStillLocal();
+            Fiber f = Fiber.current();
+            checkNotSelf(f);
+            helpIfStillLocal(f);
         }
         if (!done.await(timeout)) {
             throw new TimeoutException("job '" + name() + "' did not finish within " + timeout);
@@ -257,20 +259,27 @@ public final class JobHandle<T> extends JobNode {
         return failure;
     }
 
-    /** On a fiber: runs this job right here if it has not started and is still this worker's to pop. */
-    private void helpIfStillLocal() {
+    /**
+     * On fiber {@code f} (null: not on one): runs this job right here if it has not started and is still
+     * this worker's to pop.
+     */
+    private void helpIfStillLocal(Fiber f) {
         if (state() == NEW) {
-            Fiber f = Fiber.current();
             if (f != null && f.scheduler == scheduler) {
                 f.runInlineIfAtBottom(this);
             }
         }
     }
 
-    private void checkNotSelf() {
-        Fiber f = Fiber.current();
+    /** {@code f}: the current fiber, or null. */
+    private void checkNotSelf(Fiber f) {
         if (f != null) {
-            checkNotOnStack(f.currentJob);
+            // This handle is on f's stack (itself, or a job it runs inside) exactly when its body is
+            // running on f: runBody sets the runner for that span. One load instead of a walk of the
+            // stack's enclosing chain, which inline joins make as deep as the recursion (Fib).
+            if (runner() == f) {
+                throw selfJoin();
+            }
             return;                          // a fiber never runs main-thread jobs (and reads no ThreadLocal)
         }
         WaitingHelp seat = WaitingHelp.current();   // a job a waiting thread runs (WaitingHelp)
@@ -286,10 +295,14 @@ public final class JobHandle<T> extends JobNode {
     private void checkNotOnStack(JobNode innermost) {
         for (JobNode j = innermost; j != null; j = j.enclosing) {   // itself, or a job it runs inside
             if (j == this) {
-                throw new IllegalStateException("job '" + name() + "' joins its own handle and would wait "
-                        + "forever; return the value instead of joining it");
+                throw selfJoin();
             }
         }
+    }
+
+    private IllegalStateException selfJoin() {
+        return new IllegalStateException("job '" + name() + "' joins its own handle and would wait "
+                + "forever; return the value instead of joining it");
     }
 
     private T report() {

@@ -473,6 +473,30 @@ class LifecycleTest {
         }
     }
 
+    /**
+     * A job that a handle's body runs inline (its join of a local child) and that joins that handle: the
+     * handle is on the joiner's stack, one level down, so the join is refused instead of waiting for ever.
+     * One worker and no helping waiter, so the child is still local when the handle joins it.
+     */
+    @Test
+    void aJobRunInsideAHandlesBodyThatJoinsTheHandleIsRefused() {
+        try (JobSystem jobs = TestSupport.workersOnly(1)) {
+            JobHandle<?>[] outer = new JobHandle<?>[1];
+            Counter ready = new Counter();
+            ready.add(1);
+            outer[0] = jobs.submit(() -> {
+                ready.await();
+                JobHandle<Object> child = jobs.submit(() -> outer[0].join());
+                return child.join();                     // runs the child right here, inside this body
+            });
+            ready.decrement();
+            JobFailedException e = assertThrows(JobFailedException.class, () -> join(outer[0]));
+            Throwable refused = e.getCause() instanceof JobFailedException childFailed ? childFailed.getCause() : e.getCause();
+            assertInstanceOf(IllegalStateException.class, refused, String.valueOf(e));
+            assertTrue(refused.getMessage().contains("joins its own handle"), refused.getMessage());
+        }
+    }
+
     @Test
     void failuresOfJobsNobodyWaitsForReachTheUncaughtHandler() {
         java.util.List<String> seen = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
