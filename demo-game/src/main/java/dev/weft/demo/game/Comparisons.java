@@ -2,8 +2,6 @@ package dev.weft.demo.game;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.function.IntFunction;
@@ -39,11 +37,7 @@ final class Comparisons {
         }
         PrintStream out = cfg.out();
         try {
-            Path parent = file.toAbsolutePath().getParent();
-            if (parent != null) {
-                Files.createDirectories(parent);
-            }
-            Files.writeString(file, json + "\n", StandardCharsets.UTF_8);
+            RunSummary.writeJsonFile(file, json);
             out.println("weft-demo: comparison summary written to " + file);
             return Game.EXIT_OK;
         } catch (IOException e) {

@@ -34,8 +34,11 @@ final class FrameGraphComparison {
         boolean[] jobGraph = {false, true, true, false};
         RunSummary[] runs;
         try {
-            runs = Comparisons.runAll(cfg, "compare-frame-graph",
-                    new String[] {"parked-waits", "job-graph", "job-graph", "parked-waits"},
+            String[] names = new String[jobGraph.length];
+            for (int i = 0; i < names.length; i++) {
+                names[i] = jobGraph[i] ? "job-graph" : "parked-waits";
+            }
+            runs = Comparisons.runAll(cfg, "compare-frame-graph", names,
                     i -> cfg.comparisonRun(cfg.pipeline(), jobGraph[i]));
         } catch (GameException e) {
             out.println("weft-demo: " + e.getMessage());

@@ -102,11 +102,16 @@ public record RunSummary(int frames, int framesRequested, int loadingFrames, dou
 
     /** Writes {@link #toJson()} plus a newline, creating parent directories. */
     public void writeJson(Path file) throws IOException {
+        writeJsonFile(file, toJson());
+    }
+
+    /** Writes {@code json} plus a newline as UTF-8, creating parent directories (also the comparisons' summaries). */
+    static void writeJsonFile(Path file, String json) throws IOException {
         Path parent = file.toAbsolutePath().getParent();
         if (parent != null) {
             Files.createDirectories(parent);
         }
-        Files.writeString(file, toJson() + "\n", StandardCharsets.UTF_8);
+        Files.writeString(file, json + "\n", StandardCharsets.UTF_8);
     }
 
     /** The human-readable summary. */
