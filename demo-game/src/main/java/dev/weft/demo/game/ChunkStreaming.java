@@ -53,6 +53,8 @@ final class ChunkStreaming {
     private boolean loadingThisFrame;
     private int framesStreaming;
     private int overBudgetStreaming;
+    private long startAreaChunks;                // loaded behind the loading screen (preload)
+    private double startAreaWaitMs;
     private StreamingReport finished;
 
     private ChunkStreaming(JobSystem jobs, Renderer renderer, Duration assetLatency) {
@@ -68,6 +70,33 @@ final class ChunkStreaming {
     /** Streaming for a run, or null with {@code --streaming off}. Main thread. */
     static ChunkStreaming open(GameConfig cfg, JobSystem jobs, Renderer renderer) {
         return cfg.streaming() ? new ChunkStreaming(jobs, renderer, cfg.assetLatency()) : null;
+    }
+
+    /**
+     * Behind the loading screen, before the warm-up: starts loading the chunks around the camera's first
+     * position and the look-ahead point, as a game loads its start area before play. Gameplay then
+     * streams only the chunks ahead. The warm-up's frames run their uploads (main-thread jobs); until
+     * then nothing here waits. Without it, the first gameplay frames met nine chunks requested at once,
+     * with the streaming code not yet compiled: they were most of the frames over budget while streaming.
+     */
+    void startAreaBegin(WorldBounds bounds) {
+        beginFrame(0, bounds);
+    }
+
+    /** True while the start area is still loading (after {@link #startAreaBegin}). */
+    boolean startAreaLoading() {
+        return streamer.isStreaming();
+    }
+
+    /**
+     * The start area is in (or the wait for it gave up): records it for the summary.
+     *
+     * @param waitedNanos how long the loading screen stayed up for it after the warm-up
+     */
+    void startAreaEnd(long waitedNanos) {
+        startAreaChunks = streamer.stats().chunksLoaded();
+        startAreaWaitMs = waitedNanos / 1e6;
+        loadingThisFrame = false;
     }
 
     /** Start of a frame: updates the loaded set for the camera at {@code simTicks}. */
@@ -121,7 +150,8 @@ final class ChunkStreaming {
         jobs.runMainThreadJobs(budgetNanos);
         ChunkStreamer.Stats s = streamer.stats();
         AssetManager.Stats a = assets.stats();
-        finished = new StreamingReport(true, s.chunksLoaded(), played.chunksUnloaded(), played.chunksCancelled(),
+        finished = new StreamingReport(true, s.chunksLoaded(), startAreaChunks, startAreaWaitMs, played.chunksUnloaded(),
+                played.chunksCancelled(),
                 s.bytesStreamed(), framesStreaming, overBudgetStreaming, gpu.uploaded(), gpu.live(), a.entries(),
                 a.liveTextureData(), s.chunkFailures());
         return finished;

@@ -14,6 +14,7 @@ import dev.weft.demo.window.DisplayKind;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -23,6 +24,8 @@ import org.HdrHistogram.Histogram;
  */
 final class GameLoop {
     private static final int REPORT_EVERY_FRAMES = 30;
+    /** The start area gives up waiting after this (its chunks then stream during gameplay). */
+    private static final long START_AREA_TIMEOUT_NANOS = 10_000_000_000L;
     /** The main thread's trace span from a frame's first draw call to its present. */
     static final String PRESENT_SPAN = "draw+present";
 
@@ -85,8 +88,14 @@ final class GameLoop {
                 gpu.meshes.size(), gpu.textures.size(),
                 new FrameGraph.Gpu(gpu.meshes.toArray(Mesh[]::new), gpu.textures.toArray(Texture[]::new)),
                 cfg.grain(), report, REPORT_EVERY_FRAMES, cfg.stageHook());
-        WarmUp.Result warmUp = cfg.warmUp() ? new WarmUp(cfg, display, renderer, jobs, graph).run(setup) : WarmUp.Result.off();
         streaming = ChunkStreaming.open(cfg, jobs, renderer);
+        if (streaming != null) {
+            streaming.startAreaBegin(world.bounds());   // loads while the warm-up runs: both behind the loading screen
+        }
+        WarmUp.Result warmUp = cfg.warmUp() ? new WarmUp(cfg, display, renderer, jobs, graph).run(setup) : WarmUp.Result.off();
+        if (streaming != null) {
+            awaitStartArea();
+        }
         FrameGraph frameGraph = new FrameGraph(setup);
         frameGraph.style(cfg.frameGraphStyle());
         return frames(frameGraph, world.bounds(), clock, graph, loaded, warmUp, entities);
@@ -173,6 +182,23 @@ final class GameLoop {
                 loaded.loadingFrames(), histogram, overBudget, loaded.loadMs(), inputs.simTicks(), visibleSum, stageNanos,
                 frameGraph.rangesRun(), expectedRanges, frameGraph.entityUpdates(), loaded.failures(), screenshot,
                 slowest, timings.finish(warmUp, lastHash), streamed, EntityStateHash.of(entities));
+    }
+
+    /** Loading-screen frames until the start area's chunks are in (their uploads are main-thread jobs). */
+    private void awaitStartArea() {
+        long start = System.nanoTime();
+        long deadline = start + START_AREA_TIMEOUT_NANOS;
+        while (streaming.startAreaLoading() && System.nanoTime() - deadline < 0 && !display.shouldClose()) {
+            display.pollEvents();
+            renderer.beginFrame();
+            renderer.drawLoadingScreen(1f);
+            jobs.runMainThreadJobs(cfg.mainThreadBudgetNanos());
+            display.swapBuffers();
+            if (!display.hasGl()) {
+                LockSupport.parkNanos(1_000_000);       // headless: nothing to present, so do not spin
+            }
+        }
+        streaming.startAreaEnd(System.nanoTime() - start);
     }
 
     private FrameGraph.Output awaitFrame(JobHandle<FrameGraph.Output> handle, FrameGraph frameGraph) throws Watchdog {

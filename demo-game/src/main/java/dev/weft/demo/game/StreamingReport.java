@@ -6,6 +6,10 @@ import java.util.Map;
 /**
  * What chunk streaming did in a run ({@link ChunkStreaming}); all zero with {@code --streaming off}.
  *
+ * @param chunksLoaded        chunks loaded in the run, the start area included
+ * @param startAreaChunks     of those, the chunks around the camera's start, loaded behind the loading screen
+ * @param startAreaWaitMs     how long the loading screen stayed up for the start area after the warm-up (0:
+ *                            the warm-up covered it)
  * @param chunksUnloaded      chunks unloaded during gameplay (behind the camera); the final clean-up is not counted
  * @param chunksCancelled     of those, chunks still loading: their jobs were cancelled
  * @param framesStreaming     gameplay frames during which some chunk was loading
@@ -14,16 +18,19 @@ import java.util.Map;
  * @param assetsLeaked        assets still held by the chunks' asset manager after streaming stopped (0 expected)
  * @param nativeLeaked        decoded textures whose native memory was not freed (0 expected)
  */
-record StreamingReport(boolean on, long chunksLoaded, long chunksUnloaded, long chunksCancelled, long bytesStreamed,
+record StreamingReport(boolean on, long chunksLoaded, long startAreaChunks, double startAreaWaitMs, long chunksUnloaded,
+                       long chunksCancelled, long bytesStreamed,
                        int framesStreaming, int overBudgetStreaming, long gpuObjectsUploaded, long gpuObjectsLeaked,
                        int assetsLeaked, int nativeLeaked, long chunkFailures) {
 
-    static final StreamingReport OFF = new StreamingReport(false, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    static final StreamingReport OFF = new StreamingReport(false, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
     /** Adds the summary's streaming keys to {@code m}, in this order. */
     void putJson(Map<String, Object> m) {
         m.put("streaming", on);
         m.put("chunks_loaded", chunksLoaded);
+        m.put("chunks_start_area", startAreaChunks);
+        m.put("start_area_wait_ms", Math.round(startAreaWaitMs * 10) / 10.0);
         m.put("chunks_unloaded", chunksUnloaded);
         m.put("frames_streaming", framesStreaming);
         m.put("over_budget_streaming", overBudgetStreaming);
@@ -41,9 +48,10 @@ record StreamingReport(boolean on, long chunksLoaded, long chunksUnloaded, long 
         if (!on) {
             return "weft-demo: streaming off: chunks loaded 0, unloaded 0, 0 bytes streamed";
         }
-        return String.format(Locale.ROOT, "weft-demo: streaming on: chunks loaded %d, unloaded %d (%d cancelled while"
-                        + " loading), %s streamed; %d frames streaming, %d of them over budget; leaked: %d GPU objects,"
-                        + " %d assets, %d native buffers", chunksLoaded, chunksUnloaded, chunksCancelled,
+        return String.format(Locale.ROOT, "weft-demo: streaming on: chunks loaded %d (%d of them the start area,"
+                        + " behind the loading screen: %.0f ms past the warm-up), unloaded %d (%d cancelled while loading), %s streamed;"
+                        + " %d frames streaming, %d of them over budget; leaked: %d GPU objects, %d assets, %d native"
+                        + " buffers", chunksLoaded, startAreaChunks, startAreaWaitMs, chunksUnloaded, chunksCancelled,
                 LoadProgressPrinter.formatBytes(bytesStreamed), framesStreaming, overBudgetStreaming, gpuObjectsLeaked,
                 assetsLeaked, nativeLeaked);
     }

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 class StreamingDemoTest {
     static final int FRAMES = 600;
     static final List<String> STREAMING_KEYS = List.of("streaming", "chunks_loaded", "chunks_unloaded",
-            "frames_streaming", "over_budget_streaming", "bytes_streamed");
+            "frames_streaming", "over_budget_streaming", "bytes_streamed", "chunks_start_area", "start_area_wait_ms");
     /** The summary values that are a function of the seed and the tick count alone. */
     static final List<String> DETERMINISTIC_KEYS = List.of("frames", "sim_ticks", "entity_updates", "ranges_run",
             "ranges_expected", "mean_visible", "entity_state_hash");
@@ -41,6 +41,9 @@ class StreamingDemoTest {
 
         assertEquals(true, on.get("streaming"));
         assertTrue(num(on, "chunks_loaded") >= 4, "chunks ahead of the camera load: " + on);
+        assertTrue(num(on, "chunks_start_area") >= 1, "the start area loads behind the loading screen: " + on);
+        assertTrue(num(on, "chunks_loaded") - num(on, "chunks_start_area") >= 2,
+                "chunks ahead still stream in during gameplay: " + on);
         assertTrue(num(on, "chunks_unloaded") >= 1, "chunks behind the camera unload: " + on);
         assertTrue(num(on, "frames_streaming") >= 1 && num(on, "frames_streaming") <= FRAMES, on.toString());
         assertTrue(num(on, "over_budget_streaming") <= num(on, "frames_streaming")
