@@ -11,6 +11,24 @@ final class PooledJob extends JobNode {
     Worker home;     // the worker whose free list this node belongs to (null: made outside the workers)
     OutsideNodes outsideHome;   // made outside the workers: the thread whose nodes it comes back to
 
+    /** A recycled fire-and-forget node of worker {@code w} (null: outside the workers), or a new one. */
+    static PooledJob take(Worker w) {
+        if (w == null) {
+            // A platform thread keeps its nodes; a virtual thread may live for one job (a Weft fiber of
+            // another system even drops its ThreadLocals after each job), so it allocates the node.
+            if (Thread.currentThread().isVirtual()) {
+                return new PooledJob();
+            }
+            return OutsideNodes.ofCurrentThread().take();
+        }
+        PooledJob j = (PooledJob) w.takeFree(w.freeJobs, w.returnedJobs);
+        if (j == null) {
+            j = new PooledJob();
+            j.home = w;
+        }
+        return j;
+    }
+
     @Override
     boolean tryStart() {
         markRunning();

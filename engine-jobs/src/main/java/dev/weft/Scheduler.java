@@ -1,6 +1,5 @@
 package dev.weft;
 
-import dev.weft.internal.InjectionQueue;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
@@ -160,31 +159,13 @@ final class Scheduler {
             throw new NullPointerException("priority is null: use Priority.NORMAL for ordinary jobs");
         }
         Worker w = Worker.current(this);
-        PooledJob j = pooledJob(w);
+        PooledJob j = PooledJob.take(w);
         j.job = job;
         j.name = jobName;
         j.priority = priority.ordinal();
         j.counter = counter;
         j.group = group;
         submit(j, w);
-    }
-
-    /** A recycled fire-and-forget node of worker {@code w} (null: outside the workers), or a new one. */
-    private static PooledJob pooledJob(Worker w) {
-        if (w == null) {
-            // A platform thread keeps its nodes; a virtual thread may live for one job (a Weft fiber of
-            // another system even drops its ThreadLocals after each job), so it allocates the node.
-            if (Thread.currentThread().isVirtual()) {
-                return new PooledJob();
-            }
-            return OutsideNodes.ofCurrentThread().take();
-        }
-        PooledJob j = (PooledJob) w.takeFree(w.freeJobs, w.returnedJobs);
-        if (j == null) {
-            j = new PooledJob();
-            j.home = w;
-        }
-        return j;
     }
 
     /** Submits several jobs with one counter: one atomic add for the batch, one wake-up at most. */
@@ -220,7 +201,7 @@ final class Scheduler {
         boolean wasEmpty = false;
         for (int i = from; i < batch.length; i++) {
             Job job = batch[i];
-            PooledJob j = pooledJob(w);
+            PooledJob j = PooledJob.take(w);
             j.job = job;
             j.priority = priority.ordinal();
             j.counter = counter;
@@ -542,27 +523,7 @@ final class Scheduler {
                 break;
             }
         }
-        // Take every queued job out (steal is safe from any thread; the injection turn serializes us with
-        // workers) and cancel it. A job a worker takes concurrently is the worker's (the take is one CAS,
-        // or the owner's pop): it runs, seeing isCancelled(). So the list below is exact: every job that
-        // never ran is in it, and nothing in it ran.
-        for (int p = 0; p < Priority.COUNT; p++) {
-            JobNode j;
-            InjectionQueue<JobNode> injected = picker.injectedJobs[p];
-            while ((j = injected.poll()) != null || !injected.isEmpty()) {
-                if (j != null) {
-                    j.cancelBeforeStart(this);
-                }
-            }
-            for (Worker w : workers) {
-                while (!w.jobs[p].isEmpty()) {
-                    j = w.jobs[p].steal();
-                    if (j != null) {
-                        j.cancelBeforeStart(this);
-                    }
-                }
-            }
-        }
+        picker.cancelAllQueued(this);      // exact: every job that never ran is reported, nothing that ran
         mainThread.cancelQueued();         // main-thread jobs nobody ran yet: reported like the rest
         fibers.cancelAllWaits();           // runState (volatile) was written first: Dekker with beginWait
         parking.wakeAll();

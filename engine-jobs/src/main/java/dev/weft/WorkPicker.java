@@ -51,6 +51,33 @@ final class WorkPicker {
         }
     }
 
+    /**
+     * shutdownNow: takes every queued job out and cancels it (reported through {@code s}). Any thread:
+     * a steal is safe from anywhere, and the injection queue's one-consumer turn serializes us with the
+     * workers. A job a worker takes concurrently is the worker's (the take is one CAS, or the owner's
+     * pop): it runs, seeing isCancelled(). So every job that never ran is cancelled here, and nothing
+     * that ran is.
+     */
+    void cancelAllQueued(Scheduler s) {
+        for (int p = 0; p < Priority.COUNT; p++) {
+            JobNode j;
+            InjectionQueue<JobNode> injected = injectedJobs[p];
+            while ((j = injected.poll()) != null || !injected.isEmpty()) {
+                if (j != null) {
+                    j.cancelBeforeStart(s);
+                }
+            }
+            for (Worker w : workers) {
+                while (!w.jobs[p].isEmpty()) {
+                    j = w.jobs[p].steal();
+                    if (j != null) {
+                        j.cancelBeforeStart(s);
+                    }
+                }
+            }
+        }
+    }
+
     /** A fiber (or foreign continuation) became runnable: queue it on this worker, or inject it. */
     void enqueueReady(Worker current, Object item, int priority) {
         if (current != null) {
