@@ -79,6 +79,18 @@ public final class Counter {
     }
 
     /**
+     * A counter born holding {@code pending} units, epoch 1: what {@code new Counter(name)} then
+     * {@code add(pending)} leave, without the add's CAS (one per {@link JobHandle}). The write is plain:
+     * only for a counter nobody else can see yet. A JobHandle keeps it in a final field, so the freeze at
+     * the end of the handle's constructor publishes this write with the handle however the handle travels
+     * (JLS 17.5), and the deque push that queues the handle is a release store besides.
+     */
+    Counter(String name, int pending) {
+        this.name = name;
+        STATE.set(this, (1L << 32) + pending);
+    }
+
+    /**
      * The counter's name, or a default derived from its identity.
      *
      * @return the name given at construction, or {@code counter@<hex identity hash>} if none was

@@ -78,8 +78,7 @@ public final class JobHandle<T> extends JobNode {
         this.priority = priority.ordinal();
         this.counter = counter;
         this.group = group;
-        this.done = new Counter(name);
-        this.done.add(1);
+        this.done = new Counter(name, 1);      // as add(1), without its CAS: nobody sees it yet
         this.done.helpScheduler = scheduler;   // a join from outside may help (WaitingHelp)
     }
 
