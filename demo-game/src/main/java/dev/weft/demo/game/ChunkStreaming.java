@@ -53,7 +53,7 @@ final class ChunkStreaming {
     private boolean loadingThisFrame;
     private int framesStreaming;
     private int overBudgetStreaming;
-    private long startAreaChunks;                // loaded behind the loading screen (preload)
+    private long startAreaChunks;                // loaded behind the loading screen (startAreaBegin)
     private double startAreaWaitMs;
     private StreamingReport finished;
 
@@ -150,9 +150,8 @@ final class ChunkStreaming {
         jobs.runMainThreadJobs(budgetNanos);
         ChunkStreamer.Stats s = streamer.stats();
         AssetManager.Stats a = assets.stats();
-        finished = new StreamingReport(true, s.chunksLoaded(), startAreaChunks, startAreaWaitMs, played.chunksUnloaded(),
-                played.chunksCancelled(),
-                s.bytesStreamed(), framesStreaming, overBudgetStreaming, gpu.uploaded(), gpu.live(), a.entries(),
+        finished = new StreamingReport(true, s.chunksLoaded(), startAreaChunks, startAreaWaitMs,
+                played.chunksUnloaded(), played.chunksCancelled(), s.bytesStreamed(), framesStreaming, overBudgetStreaming, gpu.uploaded(), gpu.live(), a.entries(),
                 a.liveTextureData(), s.chunkFailures());
         return finished;
     }

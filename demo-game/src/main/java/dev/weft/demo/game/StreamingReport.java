@@ -49,9 +49,9 @@ record StreamingReport(boolean on, long chunksLoaded, long startAreaChunks, doub
             return "weft-demo: streaming off: chunks loaded 0, unloaded 0, 0 bytes streamed";
         }
         return String.format(Locale.ROOT, "weft-demo: streaming on: chunks loaded %d (%d of them the start area,"
-                        + " behind the loading screen: %.0f ms past the warm-up), unloaded %d (%d cancelled while loading), %s streamed;"
-                        + " %d frames streaming, %d of them over budget; leaked: %d GPU objects, %d assets, %d native"
-                        + " buffers", chunksLoaded, startAreaChunks, startAreaWaitMs, chunksUnloaded, chunksCancelled,
+                        + " behind the loading screen: %.0f ms past the warm-up), unloaded %d (%d cancelled while"
+                        + " loading), %s streamed; %d frames streaming, %d of them over budget; leaked: %d GPU"
+                        + " objects, %d assets, %d native buffers", chunksLoaded, startAreaChunks, startAreaWaitMs, chunksUnloaded, chunksCancelled,
                 LoadProgressPrinter.formatBytes(bytesStreamed), framesStreaming, overBudgetStreaming, gpuObjectsLeaked,
                 assetsLeaked, nativeLeaked);
     }
