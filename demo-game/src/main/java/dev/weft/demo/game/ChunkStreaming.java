@@ -151,8 +151,8 @@ final class ChunkStreaming {
         ChunkStreamer.Stats s = streamer.stats();
         AssetManager.Stats a = assets.stats();
         finished = new StreamingReport(true, s.chunksLoaded(), startAreaChunks, startAreaWaitMs,
-                played.chunksUnloaded(), played.chunksCancelled(), s.bytesStreamed(), framesStreaming, overBudgetStreaming, gpu.uploaded(), gpu.live(), a.entries(),
-                a.liveTextureData(), s.chunkFailures());
+                played.chunksUnloaded(), played.chunksCancelled(), s.bytesStreamed(), framesStreaming,
+                overBudgetStreaming, gpu.uploaded(), gpu.live(), a.entries(), a.liveTextureData(), s.chunkFailures());
         return finished;
     }
 
