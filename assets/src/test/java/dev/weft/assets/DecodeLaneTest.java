@@ -81,7 +81,7 @@ class DecodeLaneTest {
                     return tasksDone.incrementAndGet();
                 })));
             }
-            while (laneQueueLength(lane) < queued) {
+            while (lane.queued() < queued) {
                 Thread.sleep(1);
             }
             releaseHolder.countDown();
@@ -100,10 +100,6 @@ class DecodeLaneTest {
                     + " queued tasks (" + doneAtSubmit + " were done at its submit); it should run after the"
                     + " task in progress");
         }
-    }
-
-    private static int laneQueueLength(DecodeLane lane) {
-        return lane.queued();
     }
 
     private static void call(DecodeLane lane, java.util.concurrent.Callable<Integer> work) {

@@ -189,13 +189,15 @@ final class GameLoop {
         long start = System.nanoTime();
         long deadline = start + START_AREA_TIMEOUT_NANOS;
         while (streaming.startAreaLoading() && System.nanoTime() - deadline < 0 && !display.shouldClose()) {
+            long frameStart = System.nanoTime();
             display.pollEvents();
             renderer.beginFrame();
             renderer.drawLoadingScreen(1f);
             jobs.runMainThreadJobs(cfg.mainThreadBudgetNanos());
             display.swapBuffers();
-            if (!display.hasGl()) {
-                LockSupport.parkNanos(1_000_000);       // headless: nothing to present, so do not spin
+            long remaining = frameStart + InputClock.TICK_NANOS - System.nanoTime();   // ~60 Hz, as LoadingPhase
+            if (remaining > 0) {
+                LockSupport.parkNanos(remaining);
             }
         }
         streaming.startAreaEnd(System.nanoTime() - start);
