@@ -112,14 +112,17 @@ public final class JobTrace {
     }
 
     /**
-     * Writes Chrome Trace Event JSON to {@code out}.
+     * Writes Chrome Trace Event JSON to {@code out}. Event times ({@code ts}) are microseconds since the
+     * trace started; {@code otherData.startNanos} is that start in {@link System#nanoTime()} nanoseconds,
+     * the clock HotSpot's {@code -Xlog} prints with its {@code timenanos} decoration, so GC pauses and JIT
+     * compilations logged with {@code -Xlog:gc,jit+compilation=debug::timenanos} line up with the jobs.
      *
      * @param out where to write the JSON; not closed
      * @throws IOException if writing fails
      */
     public void writeChromeTrace(Writer out) throws IOException {
         long end = stopNanos != 0 ? stopNanos : System.nanoTime();
-        out.write("{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n");
+        out.write("{\"displayTimeUnit\":\"ms\",\"otherData\":{\"startNanos\":" + startNanos + "},\"traceEvents\":[\n");
         boolean first = true;
         int workers = tracks.length - 1;
         for (int i = 0; i < tracks.length; i++) {

@@ -41,6 +41,9 @@ class TraceJsonEscapingTest {
             }
             Map<String, Object> root = new ObjectMapper().readValue(bytes.toByteArray(), Map.class);
             List<Map<String, Object>> events = (List<Map<String, Object>>) root.get("traceEvents");
+            Map<String, Object> other = (Map<String, Object>) root.get("otherData");
+            long startNanos = ((Number) other.get("startNanos")).longValue();   // to line up with -Xlog's timenanos
+            assertTrue(startNanos <= System.nanoTime() && System.nanoTime() - startNanos < 600_000_000_000L, root.toString());
             List<Object> seen = events.stream().map(e -> e.get("name")).toList();
             for (String n : names) {
                 assertTrue(seen.contains(n), "name " + escapedForMessage(n) + " did not round-trip: " + seen);

@@ -16,9 +16,12 @@ import java.util.Map;
  * @param simulateToPresentMaxMs the same, max
  * @param lastFrameCommandsHash  the last gameplay frame's merged draw commands, hashed: a function of the
  *                               seed and the frame count alone (lockstep), whatever the warm-up or pipelining
+ * @param jitMsDuringGameplay    the JIT compilers' time during gameplay frames, ms, summed over compiler
+ *                               threads ({@code CompilationMXBean}); -1 if the JVM does not report it
  */
 record FrameExtras(WarmUp.Result warmUp, double[] firstFramesMs, double simulateToPresentP50Ms,
-                   double simulateToPresentP99Ms, double simulateToPresentMaxMs, long lastFrameCommandsHash) {
+                   double simulateToPresentP99Ms, double simulateToPresentMaxMs, long lastFrameCommandsHash,
+                   long jitMsDuringGameplay) {
 
     FrameExtras {
         firstFramesMs = firstFramesMs.clone();
@@ -34,6 +37,7 @@ record FrameExtras(WarmUp.Result warmUp, double[] firstFramesMs, double simulate
         m.put("warm_up", warmUp.on());
         m.put("warm_up_frames", warmUp.frames());
         m.put("warm_up_ms", warmUp.ms());
+        m.put("jit_ms_during_gameplay", jitMsDuringGameplay);
         Map<String, Object> first = new LinkedHashMap<>();
         for (int i = 0; i < firstFramesMs.length; i++) {
             first.put(Integer.toString(i), firstFramesMs[i]);
@@ -52,8 +56,10 @@ record FrameExtras(WarmUp.Result warmUp, double[] firstFramesMs, double simulate
             first.append(first.isEmpty() ? "" : ", ").append(String.format(Locale.ROOT, "%.1f", ms));
         }
         out.printf(Locale.ROOT, "weft-demo: warm-up %s: %d frames in %.0f ms before gameplay; frames 0-%d: %s ms;"
-                        + " simulate-to-present latency p50 %.2f ms, p99 %.2f ms, max %.2f ms%n",
+                        + " JIT compiling during gameplay %s; simulate-to-present latency p50 %.2f ms, p99 %.2f ms,"
+                        + " max %.2f ms%n",
                 warmUp.on() ? "on" : "off", warmUp.frames(), warmUp.ms(), Math.max(0, firstFramesMs.length - 1), first,
+                jitMsDuringGameplay < 0 ? "not reported" : jitMsDuringGameplay + " ms",
                 simulateToPresentP50Ms, simulateToPresentP99Ms, simulateToPresentMaxMs);
     }
 }

@@ -80,6 +80,8 @@ class HeadlessDemoTest {
         assertEquals(Boolean.TRUE, json.get("warm_up"), json.toString());
         assertTrue(num(json, "warm_up_frames") >= WarmUp.MIN_FRAMES && num(json, "warm_up_ms") > 0, json.toString());
         assertFalse(json.containsKey("p99_after_warm_up_ms"), "no percentile that leaves frames out: " + json);
+        assertTrue(num(json, "jit_ms_during_gameplay") >= 0, "HotSpot reports JIT time: " + json);
+        assertTrue(log.contains(" ms; JIT compiling during gameplay "), log);
         @SuppressWarnings("unchecked")
         Map<String, Object> first = (Map<String, Object>) json.get("first_frames_ms");
         assertEquals(List.of("0", "1", "2", "3", "4", "5"), List.copyOf(first.keySet()), json.toString());
