@@ -51,9 +51,13 @@ final class Observation {
     static final boolean OBSERVATION_HOOKS =
             !"false".equals(System.getProperty("weft.internal.observationHooks"));
 
-    /** One or two volatile reads: is anyone recording (a JobTrace, or a JFR recording)? */
+    /**
+     * Is anyone recording: a JobTrace, or a JFR recording with Weft's events on? One or two volatile
+     * reads; a JFR recording running without Weft's events (the JDK's default settings) adds the three
+     * event types' enabled flags, and nothing else.
+     */
     boolean isObserved() {
-        return OBSERVATION_HOOKS && (trace != null || JfrEvents.active);
+        return OBSERVATION_HOOKS && (trace != null || JfrEvents.active && JfrEvents.anyEnabled());
     }
 
     private int track() {
@@ -67,7 +71,7 @@ final class Observation {
         if (t != null) {
             t.record(track(), JobTrace.BEGIN, job.name());
         }
-        if (JfrEvents.active) {
+        if (JfrEvents.enabled(JfrEvents.JOB)) {
             JfrEvents.JobEvent e = new JfrEvents.JobEvent();
             e.job = job.name();
             e.worker = track();
@@ -90,11 +94,10 @@ final class Observation {
     Object fiberParked(Fiber f, Counter counter) {
         JobTrace t = trace;
         JobNode j = f.currentJob;
-        String label = (j != null ? j.name() : "?") + " waits on " + counter.name();
         if (t != null) {
-            t.record(track(), JobTrace.PARK, label);
+            t.record(track(), JobTrace.PARK, (j != null ? j.name() : "?") + " waits on " + counter.name());
         }
-        if (JfrEvents.active) {
+        if (JfrEvents.enabled(JfrEvents.PARK)) {
             JfrEvents.ParkEvent e = new JfrEvents.ParkEvent();
             e.job = j != null ? j.name() : "?";
             e.counter = counter.name();
@@ -102,7 +105,7 @@ final class Observation {
             e.begin();
             return e;
         }
-        return label;
+        return Boolean.TRUE;
     }
 
     void fiberUnparked(Fiber f, Object token) {
@@ -133,7 +136,7 @@ final class Observation {
         if (t != null) {
             t.record(thief.index, JobTrace.STEAL, item instanceof JobNode j ? j.name() : "fiber");
         }
-        if (JfrEvents.active) {
+        if (JfrEvents.enabled(JfrEvents.STEAL)) {
             JfrEvents.StealEvent e = new JfrEvents.StealEvent();
             e.thief = thief.index;
             e.commit();
