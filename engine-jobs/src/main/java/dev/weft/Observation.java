@@ -57,7 +57,7 @@ final class Observation {
      * event types' enabled flags, and nothing else.
      */
     boolean isObserved() {
-        return OBSERVATION_HOOKS && (trace != null || JfrEvents.active && JfrEvents.anyEnabled());
+        return OBSERVATION_HOOKS && (trace != null || JfrEvents.anyEnabled());   // anyEnabled reads active first
     }
 
     private int track() {
