@@ -18,11 +18,13 @@ import jdk.jfr.StackTrace;
  * "Weft". They are off unless a recording asks for them, because they come at a job system's
  * frequency (a million jobs a second is ordinary): with them on in the JDK's own default recording,
  * {@code EmptyJobs} from a job cost 1.8x, {@code Fib} 2.4x and a wait and resume 2.4x, and every job
- * allocated its event. Turn them on for a profiling session:
+ * allocated its event. Turn them on for a profiling session with the settings file
+ * {@code engine-jobs/weft.jfc} beside the JDK's own:
  * <pre>
- * java -XX:StartFlightRecording:filename=game.jfr,weft.Job#enabled=true,weft.FiberPark#enabled=true ...
+ * java -XX:StartFlightRecording:filename=game.jfr,settings=default,settings=weft.jfc ...
  * </pre>
- * or {@code recording.enable("weft.Job")} in code. The job path reads {@link #active} (one volatile
+ * or {@code recording.enable("weft.Job")} in code. (The shorter {@code weft.Job#enabled=true} option is
+ * refused at start-up, "doesn't exist": the JVM checks it before Weft's event classes are loaded.) The job path reads {@link #active} (one volatile
  * field, flipped by a listener while any recording runs) and, only then, whether one of these event
  * types is enabled ({@link #anyEnabled}); an event object is made only for an enabled type.
  */

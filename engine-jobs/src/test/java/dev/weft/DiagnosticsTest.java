@@ -156,6 +156,42 @@ class DiagnosticsTest {
         eventually("listener saw the stop", () -> !JfrEvents.active);
     }
 
+    /**
+     * The settings file the docs point to ({@code engine-jobs/weft.jfc}) turns Weft's events on beside
+     * the JDK's default ones, while the default settings alone record none of them (they are opt-in).
+     */
+    @Test
+    void theShippedWeftJfcTurnsTheEventsOn(@TempDir Path dir) throws Exception {
+        Path withWeft = dir.resolve("with-weft.jfr");
+        Path defaultOnly = dir.resolve("default-only.jfr");
+        jdk.jfr.Configuration weft = jdk.jfr.Configuration.create(Path.of("weft.jfc"));   // the module's directory
+        try (JobSystem jobs = TestSupport.system(2)) {
+            for (Path file : List.of(withWeft, defaultOnly)) {
+                Map<String, String> settings = new HashMap<>(jdk.jfr.Configuration.getConfiguration("default").getSettings());
+                if (file == withWeft) {
+                    settings.putAll(weft.getSettings());   // as settings=default,settings=weft.jfc does
+                }
+                try (Recording r = new Recording(settings)) {
+                    r.start();
+                    eventually("JFR listener saw the recording", () -> JfrEvents.active);
+                    Counter c = new Counter("jfc");
+                    for (int i = 0; i < 100; i++) {
+                        jobs.run(Priority.NORMAL, "jfc-job", () -> { }, c);
+                    }
+                    await(c);
+                    r.stop();
+                    r.dump(file);
+                }
+                eventually("listener saw the stop", () -> !JfrEvents.active);
+            }
+        }
+        assertTrue(count(withWeft).getOrDefault("weft.Job", 0) >= 100, count(withWeft).toString());
+        Map<String, Integer> plain = count(defaultOnly);
+        assertEquals(0, plain.getOrDefault("weft.Job", 0) + plain.getOrDefault("weft.Steal", 0)
+                + plain.getOrDefault("weft.FiberPark", 0), plain.toString());
+        assertTrue(plain.getOrDefault("jdk.JVMInformation", 0) > 0, "the default settings did record: " + plain);
+    }
+
     private static Map<String, Integer> count(Path jfr) throws java.io.IOException {
         Map<String, Integer> counts = new HashMap<>();
         for (RecordedEvent e : RecordingFile.readAllEvents(jfr)) {
