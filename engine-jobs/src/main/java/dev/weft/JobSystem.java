@@ -237,8 +237,7 @@ public final class JobSystem implements Executor, AutoCloseable {
         if (jobs.length == 0) {
             return;
         }
-        Counter others = new Counter("runAndWait");
-        scheduler.runBatch(priority, others, jobs, 1);   // checks every job and the priority first
+        Counter others = scheduler.forkRest(priority, jobs);   // checks every job and the priority first
         Throwable firstFailure = null;
         try {
             jobs[0].run();

@@ -175,6 +175,27 @@ final class Scheduler {
 
     /** {@link #runBatch(Priority, Counter, Job[])} of {@code batch[from..]} (checked whole by the caller). */
     void runBatch(Priority priority, Counter counter, Job[] batch, int from) {
+        runBatch(priority, counter, batch, from, false);
+    }
+
+    /**
+     * {@code runAndWait}'s submission of {@code batch[1..]}: returns the counter that counts them. On a
+     * worker it is a new counter born holding their number (a plain write: nobody can see it before the
+     * pushes publish it with their release stores), so the common fork/join costs no {@code add} CAS.
+     * Elsewhere it is an ordinary counter, added to as each job is admitted.
+     */
+    Counter forkRest(Priority priority, Job[] batch) {
+        if (batch.length > 1 && Worker.current(this) != null) {
+            Counter rest = new Counter("runAndWait", batch.length - 1);
+            runBatch(priority, rest, batch, 1, true);
+            return rest;
+        }
+        Counter rest = new Counter("runAndWait");
+        runBatch(priority, rest, batch, 1);
+        return rest;
+    }
+
+    private void runBatch(Priority priority, Counter counter, Job[] batch, int from, boolean preCounted) {
         if (priority == null || batch == null) {
             throw new NullPointerException("priority and jobs must not be null");
         }
@@ -188,12 +209,15 @@ final class Scheduler {
         }
         Worker w = Worker.current(this);
         if (w == null || runState >= STOPPING) {
+            if (preCounted) {
+                counter.decrement(batch.length - from);   // stopping (shutdownNow): run() counts, then refuses
+            }
             for (int i = from; i < batch.length; i++) {
                 run(priority, null, batch[i], counter, null);    // the outside path admits each job
             }
             return;
         }
-        if (counter != null) {
+        if (counter != null && !preCounted) {
             noteHelpScheduler(counter);
             counter.add(batch.length - from);
         }

@@ -90,4 +90,107 @@ class RunAndWaitTest {
             assertEquals(0, ran.get());
         }
     }
+    @Test
+    void fromAJobAfterShutdownNowNothingRunsAndTheCallIsRefused() throws Exception {
+        JobSystem jobs = TestSupport.system(2);
+        var started = new java.util.concurrent.atomic.AtomicBoolean();
+        var stopped = new java.util.concurrent.atomic.AtomicBoolean();
+        AtomicInteger ran = new AtomicInteger();
+        JobHandle<Throwable> h = jobs.submit(() -> {
+            started.set(true);
+            awaitStolen(stopped);                                     // spins: the test thread called shutdownNow
+            try {
+                jobs.runAndWait(ran::incrementAndGet, ran::incrementAndGet);
+                return null;
+            } catch (Throwable t) {
+                return t;
+            }
+        });
+        awaitStolen(started);
+        jobs.shutdownNow();
+        stopped.set(true);
+        Throwable refused = TestSupport.join(h);
+        assertInstanceOf(java.util.concurrent.RejectedExecutionException.class, refused);
+        assertEquals(0, ran.get(), "a refused runAndWait must run none of its jobs");
+        TestSupport.closeWithin(jobs);
+    }
+
+    // From a job, the queued jobs' counter is born holding them (Scheduler.forkRest). The next two tests
+    // mix the two ways they end: one runs inline on the caller's worker, another is stolen. Both failed
+    // against a shortcut that returned without flushing when the caller's worker held every unit left.
+
+    /** Spins until {@code flag} is set (another worker stole and started the job), failing after 10 s. */
+    private static void awaitStolen(java.util.concurrent.atomic.AtomicBoolean flag) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!flag.get()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("no other worker took the queued job in 10 s");
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    @Test
+    void aStolenJobIsWaitedForThoughTheOtherRanHere() {
+        try (JobSystem jobs = TestSupport.system(2)) {
+            for (int round = 0; round < 20; round++) {
+                var bStarted = new java.util.concurrent.atomic.AtomicBoolean();
+                boolean[] ended = new boolean[3];
+                TestSupport.join(jobs.submit(() -> {
+                    jobs.runAndWait(
+                            () -> { awaitStolen(bStarted); ended[0] = true; },   // b can only start elsewhere
+                            () -> { bStarted.set(true); Thread.sleep(20); ended[1] = true; },
+                            () -> ended[2] = true);                             // the bottom one: runs here
+                    assertTrue(ended[1], "runAndWait returned while the stolen job was still running");
+                    assertTrue(ended[0] && ended[2]);
+                    return null;
+                }));
+            }
+        }
+    }
+
+    @Test
+    void aStolenJobsFailureIsThrownThoughTheOtherRanHere() {
+        try (JobSystem jobs = TestSupport.system(2)) {
+            for (int round = 0; round < 10; round++) {
+                var bStarted = new java.util.concurrent.atomic.AtomicBoolean();
+                var release = new java.util.concurrent.atomic.AtomicBoolean();
+                Counter busy = new Counter("keeps the thief busy");
+                JobHandle<Void> h = jobs.submit(() -> {
+                    try {
+                        jobs.runAndWait(
+                                () -> { awaitStolen(bStarted); spin(30); },   // b has failed by then; no park
+                                () -> {
+                                    bStarted.set(true);
+                                    // Keep the thief on its own deque, so the last job stays for this one.
+                                    jobs.run(Priority.FRAME, "busy", () -> awaitStolen(release), busy);
+                                    throw new java.io.IOException("stolen");
+                                },
+                                () -> { });
+                    } finally {
+                        release.set(true);
+                    }
+                    return null;
+                });
+                JobFailedException outer = assertThrows(JobFailedException.class, () -> TestSupport.join(h),
+                        "the stolen job's failure was lost");
+                assertInstanceOf(java.io.IOException.class, rootCause(outer));
+                TestSupport.await(busy);
+            }
+        }
+    }
+
+    private static void spin(long millis) {
+        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        while (System.nanoTime() < end) {
+            Thread.onSpinWait();
+        }
+    }
+
+    private static Throwable rootCause(Throwable t) {
+        while (t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t;
+    }
 }
