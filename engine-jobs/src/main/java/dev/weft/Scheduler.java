@@ -179,19 +179,14 @@ final class Scheduler {
     }
 
     /**
-     * {@code runAndWait}'s submission of {@code batch[1..]}: returns the counter that counts them. On a
-     * worker it is a new counter born holding their number (a plain write: nobody can see it before the
-     * pushes publish it with their release stores), so the common fork/join costs no {@code add} CAS.
-     * Elsewhere it is an ordinary counter, added to as each job is admitted.
+     * {@code runAndWait}'s submission of {@code batch[1..]}: returns the counter that counts them, born
+     * holding their number (a plain write: nobody can see it before the pushes publish it with their
+     * release stores), so a worker's fork/join costs no {@code add} CAS. Off the workers, or stopping,
+     * {@link #runBatch} hands the born units back and counts each job as it admits it.
      */
     Counter forkRest(Priority priority, Job[] batch) {
-        if (batch.length > 1 && Worker.current(this) != null) {
-            Counter rest = new Counter("runAndWait", batch.length - 1);
-            runBatch(priority, rest, batch, 1, true);
-            return rest;
-        }
-        Counter rest = new Counter("runAndWait");
-        runBatch(priority, rest, batch, 1);
+        Counter rest = new Counter("runAndWait", batch.length - 1);   // runAndWait passes at least one job
+        runBatch(priority, rest, batch, 1, true);
         return rest;
     }
 
@@ -210,7 +205,7 @@ final class Scheduler {
         Worker w = Worker.current(this);
         if (w == null || runState >= STOPPING) {
             if (preCounted) {
-                counter.decrement(batch.length - from);   // stopping (shutdownNow): run() counts, then refuses
+                counter.decrement(batch.length - from);   // run() below counts each job it admits
             }
             for (int i = from; i < batch.length; i++) {
                 run(priority, null, batch[i], counter, null);    // the outside path admits each job

@@ -90,6 +90,20 @@ class RunAndWaitTest {
             assertEquals(0, ran.get());
         }
     }
+
+    @Test
+    void fromOutsideTheWorkersEveryJobIsCountedOnce() throws Exception {
+        try (JobSystem jobs = TestSupport.system(2)) {
+            AtomicInteger ran = new AtomicInteger();
+            Thread caller = Thread.ofPlatform().daemon().start(
+                    () -> jobs.runAndWait(ran::incrementAndGet, ran::incrementAndGet, ran::incrementAndGet));
+            caller.join(java.time.Duration.ofSeconds(30));
+            assertTrue(!caller.isAlive(), "runAndWait from a plain thread never returned: its counter counted "
+                    + "a job twice (born holding them, then added to as each was admitted)");
+            assertEquals(3, ran.get());
+        }
+    }
+
     @Test
     void fromAJobAfterShutdownNowNothingRunsAndTheCallIsRefused() throws Exception {
         JobSystem jobs = TestSupport.system(2);
@@ -98,7 +112,7 @@ class RunAndWaitTest {
         AtomicInteger ran = new AtomicInteger();
         JobHandle<Throwable> h = jobs.submit(() -> {
             started.set(true);
-            awaitStolen(stopped);                                     // spins: the test thread called shutdownNow
+            spinUntil(stopped, "the test thread called shutdownNow");
             try {
                 jobs.runAndWait(ran::incrementAndGet, ran::incrementAndGet);
                 return null;
@@ -106,7 +120,7 @@ class RunAndWaitTest {
                 return t;
             }
         });
-        awaitStolen(started);
+        spinUntil(started, "the job started");
         jobs.shutdownNow();
         stopped.set(true);
         Throwable refused = TestSupport.join(h);
@@ -119,17 +133,6 @@ class RunAndWaitTest {
     // mix the two ways they end: one runs inline on the caller's worker, another is stolen. Both failed
     // against a shortcut that returned without flushing when the caller's worker held every unit left.
 
-    /** Spins until {@code flag} is set (another worker stole and started the job), failing after 10 s. */
-    private static void awaitStolen(java.util.concurrent.atomic.AtomicBoolean flag) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!flag.get()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("no other worker took the queued job in 10 s");
-            }
-            Thread.onSpinWait();
-        }
-    }
-
     @Test
     void aStolenJobIsWaitedForThoughTheOtherRanHere() {
         try (JobSystem jobs = TestSupport.system(2)) {
@@ -138,7 +141,7 @@ class RunAndWaitTest {
                 boolean[] ended = new boolean[3];
                 TestSupport.join(jobs.submit(() -> {
                     jobs.runAndWait(
-                            () -> { awaitStolen(bStarted); ended[0] = true; },   // b can only start elsewhere
+                            () -> { spinUntil(bStarted, "another worker stole b"); ended[0] = true; },   // b can only start elsewhere
                             () -> { bStarted.set(true); Thread.sleep(20); ended[1] = true; },
                             () -> ended[2] = true);                             // the bottom one: runs here
                     assertTrue(ended[1], "runAndWait returned while the stolen job was still running");
@@ -159,11 +162,11 @@ class RunAndWaitTest {
                 JobHandle<Void> h = jobs.submit(() -> {
                     try {
                         jobs.runAndWait(
-                                () -> { awaitStolen(bStarted); spin(30); },   // b has failed by then; no park
+                                () -> { spinUntil(bStarted, "another worker stole b"); spin(30); },   // b has failed by then
                                 () -> {
                                     bStarted.set(true);
                                     // Keep the thief on its own deque, so the last job stays for this one.
-                                    jobs.run(Priority.FRAME, "busy", () -> awaitStolen(release), busy);
+                                    jobs.run(Priority.FRAME, "busy", () -> spinUntil(release, "the runAndWait ended"), busy);
                                     throw new java.io.IOException("stolen");
                                 },
                                 () -> { });
@@ -177,6 +180,17 @@ class RunAndWaitTest {
                 assertInstanceOf(java.io.IOException.class, rootCause(outer));
                 TestSupport.await(busy);
             }
+        }
+    }
+
+    /** Spins (no park: the caller stays on its worker) until {@code flag} is set, failing after 10 s. */
+    private static void spinUntil(java.util.concurrent.atomic.AtomicBoolean flag, String what) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!flag.get()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("not within 10 s: " + what);
+            }
+            Thread.onSpinWait();
         }
     }
 
