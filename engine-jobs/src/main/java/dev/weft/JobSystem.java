@@ -45,7 +45,7 @@ public final class JobSystem implements Executor, AutoCloseable {
     JobSystem(JobSystemBuilder b) {
         this.scheduler = new Scheduler(b.name, b.deterministicSeed != null ? 1 : b.workers, b.workerStackBytes,
                 b.idleStrategy, b.fiberPool, b.uncaughtFailureHandler, b.deterministicSeed, b.pinWorkers,
-                b.workerCaps(b.deterministicSeed != null ? 1 : b.workers), b.waitersHelp);
+                b.workerCaps(b.deterministicSeed != null ? 1 : b.workers), b.waitersHelp, b.readyGraceNanos);
         if (b.watchdogThreshold != null) {
             new Watchdog(scheduler, b.watchdogThreshold, b.watchdogSink).start();
         }

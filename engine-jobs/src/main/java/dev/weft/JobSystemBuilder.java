@@ -27,6 +27,7 @@ public final class JobSystemBuilder {
     boolean pinWorkers;
     private final int[] maxWorkers = new int[Priority.COUNT];   // 0: not set
     boolean waitersHelp = true;
+    long readyGraceNanos = WorkPicker.DEFAULT_READY_GRACE_NANOS;   // internal: tests set it (WorkPicker#stealReady)
     BiConsumer<String, Throwable> uncaughtFailureHandler = (job, t) -> {
         System.err.println("weft: job '" + job + "' failed and nobody waits for it:");
         t.printStackTrace();

@@ -97,7 +97,8 @@ final class Scheduler {
 
     Scheduler(String name, int workerCount, long workerStackBytes, IdleStrategy idleStrategy,
               FiberPoolPolicy fiberPolicy, BiConsumer<String, Throwable> uncaughtFailureHandler,
-              Long deterministicSeed, boolean pinWorkers, int[] workerCaps, boolean waitersHelp) {
+              Long deterministicSeed, boolean pinWorkers, int[] workerCaps, boolean waitersHelp,
+              long readyGraceNanos) {
         dev.weft.internal.FiberSupport.check();
         JfrEvents.init();
         this.name = name;
@@ -114,7 +115,7 @@ final class Scheduler {
         this.externalSubmitters = parking.externalSubmitters;
         this.observation = new Observation(this, workerCount);
         this.caps = new PriorityCaps(workerCaps);
-        this.picker = new WorkPicker(workers, parking, observation, caps);
+        this.picker = new WorkPicker(workers, parking, observation, caps, readyGraceNanos);
         this.checkpoints = parking.checkpoints;
         // Deterministic mode: one worker and a seeded picker choose every job; an outside helper would not.
         this.waitingHelp = waitersHelp && deterministicSeed == null

@@ -29,6 +29,8 @@ final class WorkPicker {
     private static final int INJECTED_BATCH = 32;
     /** Most jobs one visit to a victim takes: the first steal plus up to this minus one more (1: one per visit, for A/B). */
     static final int STEAL_BATCH = Integer.getInteger("weft.internal.stealBatch", 8);
+    /** Default of {@link #readyGraceNanos} (Go's {@code runnext} grace is 3 µs); the property is for A/B runs. */
+    static final long DEFAULT_READY_GRACE_NANOS = Long.getLong("weft.internal.readyGraceNanos", 5_000L);
 
     private final Worker[] workers;
     final InjectionQueue<JobNode>[] injectedJobs;     // offered by outside submitters, drained by workers
@@ -36,10 +38,14 @@ final class WorkPicker {
     private final WorkerParking parking;
     private final Observation observation;
     private final PriorityCaps caps;
+    /** How long a thief leaves a lone ready fiber to its awake owner (see {@link #stealReady}); 0: never. */
+    private final long readyGraceNanos;
 
     @SuppressWarnings("unchecked")
-    WorkPicker(Worker[] workers, WorkerParking parking, Observation observation, PriorityCaps caps) {
+    WorkPicker(Worker[] workers, WorkerParking parking, Observation observation, PriorityCaps caps,
+               long readyGraceNanos) {
         this.workers = workers;
+        this.readyGraceNanos = readyGraceNanos;
         this.parking = parking;
         this.observation = observation;
         this.caps = caps;
@@ -260,7 +266,7 @@ final class WorkPicker {
             if (v == w) {
                 continue;
             }
-            Object x = stealFrom(w, v.ready[p]);
+            Object x = stealReady(w, v, v.ready[p]);
             if (x == null && !readyOnly && (x = stealFrom(w, v.jobs[p])) != null) {
                 stealMore(w, v.jobs[p], w.jobs[p]);
             }
@@ -269,6 +275,41 @@ final class WorkPicker {
             }
         }
         return null;
+    }
+
+    /**
+     * Steals a ready fiber from worker {@code v}, except the one case where its owner will very likely run
+     * it within a microsecond: a lone fiber on an awake worker. That is what a wait/resume hand-off looks
+     * like (job A readies fiber B on its own worker, then parks, and the worker pops B next): stealing B
+     * there moves B's stack and every line the two touch to the other core on each hand-off (WaitResume:
+     * 3.7-4.2 µs per round trip instead of 0.6-1.0). So a thief leaves such a fiber alone for
+     * {@link #readyGraceNanos} and then takes it if it is still the same one, as Go's scheduler does
+     * with {@code runnext} (3 µs). A readied fiber left behind a long job therefore waits at most the grace
+     * for an idle worker. Several ready fibers, or a parked owner: no grace.
+     */
+    private Object stealReady(Worker thief, Worker v, WorkStealingDeque<Object> victim) {
+        if (readyGraceNanos <= 0 || v.parkState == Worker.PARKED || victim.size() != 1) {
+            return stealFrom(thief, victim);
+        }
+        long t = victim.topIndex();
+        long now = System.nanoTime();
+        if (thief.graceDeque != victim || thief.graceTop != t) {
+            thief.graceDeque = victim;                 // first sight of this fiber: start its grace
+            thief.graceTop = t;
+            thief.graceEndNanos = now + readyGraceNanos;
+            thief.graceWaiting = true;
+            return null;
+        }
+        if (now - thief.graceEndNanos < 0) {
+            thief.graceWaiting = true;
+            return null;
+        }
+        thief.count(Worker.STEAL_ATTEMPTS);
+        Object x = victim.stealIfTopIs(t);             // still the same fiber, or nothing
+        if (x != null) {
+            countSteal(thief, x);
+        }
+        return x;
     }
 
     private Object stealFrom(Worker thief, WorkStealingDeque<?> victim) {

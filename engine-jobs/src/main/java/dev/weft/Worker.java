@@ -67,6 +67,13 @@ final class Worker extends WorkerLayout.PadAfterParkState {
     long exhaustedSinceNanos;                    // bounded pool: when the pool last ran dry, or 0
     java.util.SplittableRandom seededChoices;    // deterministic mode: which end of a deque to take
     boolean retryDryPool;                        // bounded pool: the next poll may take a new job again
+    // The ready-fiber grace (WorkPicker#stealReady), thief side, owner-only and plain: the lone ready
+    // fiber this worker is leaving to its awake owner (that deque and its top index name it exactly),
+    // until when, and whether the last scan left one (then the idle loop waits instead of re-scanning).
+    WorkStealingDeque<Object> graceDeque;
+    long graceTop;
+    long graceEndNanos;
+    boolean graceWaiting;
     // PriorityCaps slots (bit p: a slot of capped priority p), owner-only, plain. capHeld: for the mounted
     // fiber's stack and the job in hand; capTaken: for a ready fiber in hand (next), moved to capHeld when
     // it is mounted; capOverflow: the subset of capHeld taken over the cap (work conservation).

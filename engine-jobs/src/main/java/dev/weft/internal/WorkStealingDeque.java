@@ -153,12 +153,35 @@ public final class WorkStealingDeque<E> extends WorkStealingDequeLayout.PadAfter
      * refused, or the CAS was lost. The element tested is the one the CAS takes: slot t cannot be
      * overwritten while index t is not taken (the owner grows instead of wrapping onto live slots).
      */
-    @SuppressWarnings("unchecked")
     public E stealIf(java.util.function.Predicate<? super E> wanted) {
-        // Volatile loads, in this order: top before bottom, both in the total order with pop's volatile
-        // store of bottom and load of top (see pop). Reading bottom also acquires the owner's release in
-        // push, so the slot at t is published.
+        return stealAt((long) TOP.getVolatile(this), wanted);
+    }
+
+    /**
+     * Any thread: the index of the oldest element, the one {@link #steal} would take next (volatile read).
+     * While it stays the same, so does that element: an element leaves the top only by a CAS that moves
+     * top past it (a thief's, or the owner's pop of the last element), and the owner never writes a slot
+     * between top and bottom. So {@code (deque, topIndex())} names one element, with no ABA, for
+     * {@link #stealIfTopIs}.
+     */
+    public long topIndex() {
+        return (long) TOP.getVolatile(this);
+    }
+
+    /**
+     * Any thread: steals the oldest element only if it is still the one at index {@code expectedTop} (see
+     * {@link #topIndex}); null if it was taken meanwhile, the deque is empty, or the CAS was lost.
+     */
+    public E stealIfTopIs(long expectedTop) {
         long t = (long) TOP.getVolatile(this);
+        return t == expectedTop ? stealAt(t, null) : null;
+    }
+
+    @SuppressWarnings("unchecked")
+    private E stealAt(long t, java.util.function.Predicate<? super E> wanted) {
+        // Volatile loads, in this order: top (read by the caller) before bottom, both in the total order
+        // with pop's volatile store of bottom and load of top (see pop). Reading bottom also acquires the
+        // owner's release in push, so the slot at t is published.
         long b = (long) BOTTOM.getVolatile(this);
         if (t >= b) {
             return null;

@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Test;
  * <p>{@code steal} may return null when it lost the top CAS to another taker although elements remain:
  * that is its contract, not linearizable as a plain deque's steal. The operation here therefore retries
  * until it gets an element or the deque reads empty. A steal that failed with no competing taker would
- * spin here forever, which Lincheck reports as a hang, so the retry hides nothing.
+ * spin here forever, which Lincheck reports as a hang, so the retry hides nothing. {@code stealByTopIndex}
+ * is the ready-fiber grace's steal ({@code stealIfTopIs(topIndex())}), checked as a steal.
  */
 @Tag("lincheck")
 @Param(name = "e", gen = IntGen.class, conf = "1:9")
@@ -45,6 +46,17 @@ public class WorkStealingDequeLincheckTest {
     public Integer steal() {
         for (;;) {
             Integer e = deque.steal();
+            if (e != null || deque.isEmpty()) {
+                return e;
+            }
+        }
+    }
+
+    /** The ready-fiber grace's steal: read the top index, then take exactly that element. */
+    @Operation
+    public Integer stealByTopIndex() {
+        for (;;) {
+            Integer e = deque.stealIfTopIs(deque.topIndex());
             if (e != null || deque.isEmpty()) {
                 return e;
             }
