@@ -288,8 +288,12 @@ final class WorkPicker {
      * for an idle worker. Several ready fibers, or a parked owner: no grace.
      */
     private Object stealReady(Worker thief, Worker v, WorkStealingDeque<Object> victim) {
-        if (readyGraceNanos <= 0 || v.parkState == Worker.PARKED || victim.size() != 1) {
-            return stealFrom(thief, victim);
+        int size = victim.size();                      // an empty deque costs this one read, as in stealFrom
+        if (size == 0) {
+            return null;
+        }
+        if (size > 1 || readyGraceNanos <= 0 || v.parkState == Worker.PARKED) {
+            return takeTop(thief, victim);
         }
         long t = victim.topIndex();
         long now = System.nanoTime();
@@ -313,9 +317,11 @@ final class WorkPicker {
     }
 
     private Object stealFrom(Worker thief, WorkStealingDeque<?> victim) {
-        if (victim.isEmpty()) {
-            return null;
-        }
+        return victim.isEmpty() ? null : takeTop(thief, victim);
+    }
+
+    /** {@link #stealFrom} once the victim was seen non-empty. */
+    private Object takeTop(Worker thief, WorkStealingDeque<?> victim) {
         thief.count(Worker.STEAL_ATTEMPTS);
         Object x = victim.steal();
         if (x != null) {

@@ -36,26 +36,25 @@ class ReadyGraceTest {
             Counter bMayGo = new Counter("pong");
             bMayGo.add(1);
             Counter done = new Counter("pingPong");
-            jobs.run(() -> {
-                for (int r = 0; r < rounds; r++) {
-                    aMayGo.await();
-                    aMayGo.add(1);
-                    bMayGo.decrement();
-                }
-            }, done);
-            jobs.run(() -> {
-                for (int r = 0; r < rounds; r++) {
-                    bMayGo.await();
-                    bMayGo.add(1);
-                    aMayGo.decrement();
-                }
-            }, done);
+            jobs.run(passTheToken(rounds, aMayGo, bMayGo), done);
+            jobs.run(passTheToken(rounds, bMayGo, aMayGo), done);
             TestSupport.await(done);
             JobSystemStats stats = jobs.stats();
             assertTrue(stats.waits() >= rounds, "the hand-offs did not wait: " + stats);
             assertTrue(stats.steals() <= 2, "ready fibers were stolen from their awake owner "
                     + "(at most the two jobs may be): " + stats);
         }
+    }
+
+    /** One side of the hand-off: wait for my turn, re-arm it, then give the other side its turn. */
+    private static Job passTheToken(int rounds, Counter myTurn, Counter theirTurn) {
+        return () -> {
+            for (int r = 0; r < rounds; r++) {
+                myTurn.await();
+                myTurn.add(1);                 // re-arm before releasing the other side: it decrements it next
+                theirTurn.decrement();
+            }
+        };
     }
 
     /**
