@@ -19,7 +19,8 @@ import java.lang.invoke.VarHandle;
  *           pop; read by thieves with acquire
  *   array   replaced only by the owner on growth, release store; read by thieves with acquire
  *   slots   written by the owner with a plain store before the release store of bottom; read by thieves
- *           with acquire after reading bottom
+ *           with acquire after reading bottom; the owner reads the one below bottom with acquire (push)
+ *   topBound the owner's alone, plain: a top it read (pop, or push when the ring looked full)
  * </pre>
  * Cost: push = one release store (a plain store on x86); pop = one full fence (the StoreLoad between
  * writing bottom and reading top) and, for the last element only, a CAS; steal = two CASes (top, then
@@ -48,8 +49,8 @@ public final class WorkStealingDeque<E> extends WorkStealingDequeLayout.PadAfter
         }
     }
 
-    // The fields top, bottom and array are declared in WorkStealingDequeLayout, each between 128-byte
-    // pads (superclasses, so HotSpot keeps the declared order).
+    // The fields top, bottom (with topBound) and array are declared in WorkStealingDequeLayout, each
+    // between 128-byte pads (superclasses, so HotSpot keeps the declared order).
 
     // The owner thread, checked by assertions (on under tests) at every owner-only call; null: unchecked.
     private final Thread owner;
@@ -80,19 +81,37 @@ public final class WorkStealingDeque<E> extends WorkStealingDequeLayout.PadAfter
         return true;
     }
 
-    /** Owner only: pushes at the bottom. Returns true if the deque was empty before this push. */
+    /**
+     * Owner only: pushes at the bottom. Returns true if the deque may have been empty before this push
+     * (the element below the new one was taken or there was none): the caller's cue to wake a sleeper.
+     *
+     * <p>Push does not read {@code top}: every steal writes that line, so reading it here moved it to the
+     * owner on every push after a steal, and the thief's next CAS had to take it back. Room is checked
+     * against {@code topBound}, a value of top read earlier: top only grows, so it is a lower bound and
+     * errs towards "full", and only then is top read again. Emptiness is read from the slot below ours,
+     * as ForkJoinPool's push does: pop and steal clear the slot of what they take, so a non-null slot
+     * at {@code b - 1} means that element was still there (or a thief is between its CAS on top and
+     * clearing the slot: it is awake and comes back for more, as after any steal).
+     */
     public boolean push(E e) {
         assert onOwnerThread("push");
         long b = (long) BOTTOM.getOpaque(this);
-        long t = (long) TOP.getAcquire(this);
         Object[] a = (Object[]) ARRAY.getOpaque(this);
-        if (b - t > a.length - 1) {
-            a = grow(a, t, b);
+        if (b - topBound > a.length - 1) {             // may be full: where is top really?
+            long t = (long) TOP.getAcquire(this);
+            topBound = t;
+            if (b - t > a.length - 1) {
+                a = grow(a, t, b);
+            }
         }
-        SLOT.set(a, (int) (b & (a.length - 1)), e);
+        int mask = a.length - 1;
+        // The slot below is the owner's own write, or null from a pop or a thief's clearing CAS (a plain
+        // load on x86). Any value read is a valid answer for the wake-up, as the javadoc says.
+        boolean belowTaken = SLOT.getAcquire(a, (int) ((b - 1) & mask)) == null;
+        SLOT.set(a, (int) (b & mask), e);
         // Release: a thief that reads the new bottom with acquire also sees the slot.
         BOTTOM.setRelease(this, b + 1);
-        return b - t <= 0;
+        return belowTaken;
     }
 
     /** Owner only: pops the most recently pushed element, or null if empty (or lost to a thief). */
@@ -109,6 +128,7 @@ public final class WorkStealingDeque<E> extends WorkStealingDequeLayout.PadAfter
         // as before (a store plus one locked instruction; volatile loads are plain loads).
         BOTTOM.setVolatile(this, b);
         long t = (long) TOP.getVolatile(this);
+        topBound = t;
         if (t > b) {                                   // was empty
             BOTTOM.setOpaque(this, b + 1);
             return null;

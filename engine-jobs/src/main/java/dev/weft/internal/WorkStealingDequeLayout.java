@@ -52,6 +52,11 @@ final class WorkStealingDequeLayout {
 
     abstract static class Bottom extends PadBeforeBottom {
         volatile long bottom;    // index of the next free slot; written only by the owner
+        // Owner only, plain: a value of top the owner read (pop, or push when the ring looked full); top
+        // never decreases, so push's room check against it errs towards "full". On bottom's line on
+        // purpose: it is written only by pop and that rare push, which write bottom too, so it costs
+        // thieves (who read bottom on every steal) no extra transfer.
+        long topBound;
     }
 
     /** Between bottom and array. */

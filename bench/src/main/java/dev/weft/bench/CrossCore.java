@@ -1,0 +1,55 @@
+package dev.weft.bench;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Group;
+import org.openjdk.jmh.annotations.GroupThreads;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.infra.Control;
+
+/**
+ * The machine, not a scheduler: how long one cache line takes to go from one thread to another and back
+ * (two plain platform threads passing a turn through one {@link AtomicInteger}). Score = ns per round
+ * trip, as the mean of the two threads' per-operation times.
+ *
+ * <p>Why it is in the target run: every stolen job and every fiber that resumes on another worker pays
+ * line transfers, so the ratios of {@code EmptyJobs}, {@code Fib} and {@code WaitResume} move with this
+ * figure. On the 2-vCPU VM where they were measured it was 54-82 ns at some times and 400-480 ns at
+ * others, switching every few minutes (where the hypervisor runs the two vCPUs). A target table means
+ * little without it: run it before and after each benchmark, and compare only runs in the same mode.
+ *
+ * <p>The two threads are JMH's group threads (one each); a thread waiting for its turn gives up when JMH
+ * ends the iteration ({@link Control#stopMeasurement}), JMH's own ping-pong idiom (JMHSample_18), so the
+ * last round cannot hang.
+ */
+@State(Scope.Group)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Fork(1)
+public class CrossCore {
+    private final AtomicInteger turn = new AtomicInteger();   // 0: ping's turn, 1: pong's
+
+    @Benchmark
+    @Group("roundTrip")
+    @GroupThreads(1)
+    public void ping(Control control) {
+        while (!turn.compareAndSet(0, 1) && !control.stopMeasurement) {
+            Thread.onSpinWait();
+        }
+    }
+
+    @Benchmark
+    @Group("roundTrip")
+    @GroupThreads(1)
+    public void pong(Control control) {
+        while (!turn.compareAndSet(1, 0) && !control.stopMeasurement) {
+            Thread.onSpinWait();
+        }
+    }
+}
