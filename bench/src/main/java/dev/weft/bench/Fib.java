@@ -4,6 +4,7 @@ import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
@@ -56,6 +57,12 @@ public class Fib {
         if (check != EXPECTED) {
             throw new IllegalStateException(system + ": fib(" + N + ") = " + check + ", expected " + EXPECTED);
         }
+    }
+
+    /** The machine's cross-core round trip before each iteration, on its output line ({@link CrossCore}). */
+    @Setup(Level.Iteration)
+    public void tagIteration() {
+        CrossCore.printRoundTrip();
     }
 
     @TearDown

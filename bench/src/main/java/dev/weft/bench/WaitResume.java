@@ -4,6 +4,7 @@ import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
@@ -37,6 +38,12 @@ public class WaitResume {
     @Setup
     public void setUp() {
         scheduler = Schedulers.create(system, 2);
+    }
+
+    /** The machine's cross-core round trip before each iteration, on its output line ({@link CrossCore}). */
+    @Setup(Level.Iteration)
+    public void tagIteration() {
+        CrossCore.printRoundTrip();
     }
 
     @TearDown
