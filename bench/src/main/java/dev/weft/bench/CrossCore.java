@@ -33,10 +33,25 @@ import org.openjdk.jmh.infra.Control;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Fork(1)
 public class CrossCore {
-    private final AtomicInteger turn = new AtomicInteger();   // 0: ping's turn, 1: pong's
-
     private static final int BURSTS = 12;
     private static final int ROUND_TRIPS_PER_BURST = 300;
+    private static final int PING = 0;   // whose turn it is: ping moves it PING -> PONG, pong back
+    private static final int PONG = 1;
+
+    private final AtomicInteger turn = new AtomicInteger(PING);
+
+    /**
+     * Spins until this side's turn comes and passes it to the other side, or until {@code control} (null:
+     * never) says the iteration ended. The one loop behind both the JMH group and the tag.
+     */
+    private static void takeTurn(AtomicInteger turn, int mine, int theirs, Control control) {
+        while (!turn.compareAndSet(mine, theirs)) {
+            if (control != null && control.stopMeasurement) {
+                return;
+            }
+            Thread.onSpinWait();
+        }
+    }
 
     /**
      * The same round trip measured in a few milliseconds outside JMH, for tagging another benchmark's
@@ -45,24 +60,20 @@ public class CrossCore {
      * machine's figure).
      */
     static long roundTripNanos() {
-        AtomicInteger turn = new AtomicInteger();
+        AtomicInteger tagTurn = new AtomicInteger(PING);
         int total = BURSTS * ROUND_TRIPS_PER_BURST;
         Thread pong = Thread.ofPlatform().daemon().name("cross-core-pong").start(() -> {
             for (int i = 0; i < total; i++) {
-                while (!turn.compareAndSet(1, 0)) {
-                    Thread.onSpinWait();
-                }
+                takeTurn(tagTurn, PONG, PING, null);
             }
         });
         long fastest = Long.MAX_VALUE;
         for (int burst = 0; burst < BURSTS; burst++) {
             long start = System.nanoTime();
             for (int i = 0; i < ROUND_TRIPS_PER_BURST; i++) {
-                while (!turn.compareAndSet(0, 1)) {
-                    Thread.onSpinWait();
-                }
+                takeTurn(tagTurn, PING, PONG, null);
             }
-            while (turn.get() != 0) {                  // the last round trip ends when pong answers it
+            while (tagTurn.get() != PING) {            // the last round trip ends when pong answers it
                 Thread.onSpinWait();
             }
             fastest = Math.min(fastest, (System.nanoTime() - start) / ROUND_TRIPS_PER_BURST);
@@ -89,17 +100,13 @@ public class CrossCore {
     @Group("roundTrip")
     @GroupThreads(1)
     public void ping(Control control) {
-        while (!turn.compareAndSet(0, 1) && !control.stopMeasurement) {
-            Thread.onSpinWait();
-        }
+        takeTurn(turn, PING, PONG, control);
     }
 
     @Benchmark
     @Group("roundTrip")
     @GroupThreads(1)
     public void pong(Control control) {
-        while (!turn.compareAndSet(1, 0) && !control.stopMeasurement) {
-            Thread.onSpinWait();
-        }
+        takeTurn(turn, PONG, PING, control);
     }
 }
