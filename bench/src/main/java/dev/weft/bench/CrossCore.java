@@ -59,7 +59,7 @@ public class CrossCore {
      * in ns (the fastest, so that a worker still spinning down from the last iteration does not hide the
      * machine's figure).
      */
-    static long roundTripNanos() {
+    public static long roundTripNanos() {
         AtomicInteger tagTurn = new AtomicInteger(PING);
         int total = BURSTS * ROUND_TRIPS_PER_BURST;
         Thread pong = Thread.ofPlatform().daemon().name("cross-core-pong").start(() -> {
