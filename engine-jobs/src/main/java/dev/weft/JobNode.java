@@ -22,6 +22,8 @@ abstract class JobNode {
     private static final VarHandle STATE;
     private static final VarHandle CANCEL_REQUESTED;
     private static final VarHandle RUNNER;
+    /** {@link JobDeque}'s claim: see {@link #dequeStamp}. */
+    static final VarHandle DEQUE_STAMP;
 
     static {
         try {
@@ -29,6 +31,7 @@ abstract class JobNode {
             STATE = l.findVarHandle(JobNode.class, "state", int.class);
             CANCEL_REQUESTED = l.findVarHandle(JobNode.class, "cancelRequested", boolean.class);
             RUNNER = l.findVarHandle(JobNode.class, "runner", Fiber.class);
+            DEQUE_STAMP = l.findVarHandle(JobNode.class, "dequeStamp", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -37,6 +40,10 @@ abstract class JobNode {
     // The hot path writes these without fences: a recycled node is private to its worker until the
     // release store of a deque push publishes it again.
     private volatile int state;          // NEW/RUNNING/DONE/CANCELLED; CAS to leave NEW, see class comment
+    // The deque this node was last pushed to and its index there, CLAIMED set by the CAS that took it
+    // (JobDeque). 0: never pushed. Written by the pushing owner (release) before the slot's release store.
+    @SuppressWarnings("unused")          // through DEQUE_STAMP
+    private volatile long dequeStamp;
     private boolean cancelRequested;     // volatile write by cancel() while RUNNING; volatile read by the job
     private Fiber runner;                // release store at start (handles only); acquire read by cancel()
     Counter counter;                     // decremented once when the job ends; written before publication

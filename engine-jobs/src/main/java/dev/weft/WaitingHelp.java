@@ -123,6 +123,13 @@ final class WaitingHelp {
                 continue;
             }
             JobNode j = counter == null ? deque.steal() : deque.stealIf(x -> x.isAwaitedBy(counter));
+            if (j != null && counter != null && !j.isAwaitedBy(counter)) {
+                // The owner popped the job tested and pushed the same node again (JobDeque.stealIf): not
+                // one this wait may run. Still unstarted and counted: queue it for the workers.
+                scheduler.picker.injectedJobs[p].offer(j);
+                scheduler.signalWork(p);
+                continue;
+            }
             if (j != null) {
                 if (!deque.isEmpty()) {
                     scheduler.signalWork(p);           // more is left there for a sleeping worker

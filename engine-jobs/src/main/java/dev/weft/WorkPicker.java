@@ -223,13 +223,12 @@ final class WorkPicker {
             return x;
         }
         if (!readyOnly) {
-            WorkStealingDeque<JobNode> own = w.jobs[p];
-            if (!own.isEmpty()) {
-                java.util.SplittableRandom seeded = w.seededChoices;   // deterministic mode only
-                x = seeded != null && seeded.nextBoolean() ? own.steal() : own.pop();
-                if (x != null) {
-                    return x;
-                }
+            // No isEmpty() first: it reads top, the thieves' line; pop reads only the owner's own lines.
+            JobDeque own = w.jobs[p];
+            java.util.SplittableRandom seeded = w.seededChoices;   // deterministic mode only
+            x = seeded != null && seeded.nextBoolean() ? own.steal() : own.pop();
+            if (x != null) {
+                return x;
             }
         }
         if ((x = injectedReady[p].poll()) != null) {
@@ -246,7 +245,7 @@ final class WorkPicker {
         if (q.isEmpty()) {
             return null;
         }
-        WorkStealingDeque<JobNode> own = w.jobs[p];
+        JobDeque own = w.jobs[p];
         int moved = q.drain(own::push, INJECTED_BATCH);
         if (moved > 1) {
             parking.signalWork(p);                 // the batch is stealable now: let a sleeping worker share it
@@ -267,8 +266,8 @@ final class WorkPicker {
                 continue;
             }
             Object x = stealReady(w, v, v.ready[p]);
-            if (x == null && !readyOnly && (x = stealFrom(w, v.jobs[p])) != null) {
-                stealMore(w, v.jobs[p], w.jobs[p]);
+            if (x == null && !readyOnly) {
+                x = stealJobs(w, v.jobs[p], w.jobs[p]);
             }
             if (x != null) {
                 return x;
@@ -288,7 +287,7 @@ final class WorkPicker {
      * for an idle worker. Several ready fibers, or a parked owner: no grace.
      */
     private Object stealReady(Worker thief, Worker v, WorkStealingDeque<Object> victim) {
-        int size = victim.size();                      // an empty deque costs this one read, as in stealFrom
+        int size = victim.size();                      // an empty deque costs this one read
         if (size == 0) {
             return null;
         }
@@ -316,11 +315,7 @@ final class WorkPicker {
         return x;
     }
 
-    private Object stealFrom(Worker thief, WorkStealingDeque<?> victim) {
-        return victim.isEmpty() ? null : takeTop(thief, victim);
-    }
-
-    /** {@link #stealFrom} once the victim was seen non-empty. */
+    /** Steals from a ready deque seen non-empty, and wakes a sleeper if more is left. */
     private Object takeTop(Worker thief, WorkStealingDeque<?> victim) {
         thief.count(Worker.STEAL_ATTEMPTS);
         Object x = victim.steal();
@@ -334,25 +329,42 @@ final class WorkPicker {
     }
 
     /**
-     * After a successful steal of a job, takes up to half of what the victim still holds (at most
+     * Steals a job from {@code victim} and then up to half of what it still holds (at most
      * {@link #STEAL_BATCH} − 1 more) into the thief's own deque, one ordinary steal each. A lone steal
      * moves the victim's {@code top} line and a slot line to the thief for one job; consecutive steals
      * find both lines already in the thief's cache, so a batch costs about one transfer instead of one
      * per job (EmptyJobs, 2 workers: half the jobs were stolen one at a time). Taking at most half
-     * leaves the victim its freshest work. Each is a plain Chase–Lev steal, so the deque's protocol and
-     * proofs are unchanged; a job in flight between the two deques is held by an awake worker, as a
-     * single stolen job is, and {@code admit} cancels it if shutdownNow came meanwhile.
+     * leaves the victim its freshest work. No {@code isEmpty()} before the first steal: a steal that
+     * finds nothing reads only {@code top}, the slot and a stamp, never the owner's {@code bottom}; the
+     * one read of {@code bottom} is the size after a successful steal. A steal attempt is counted when the
+     * top element looked unclaimed, as {@link JobSystemStats.WorkerStats#stealAttempts} says. A job in flight between the two
+     * deques is held by an awake worker, as a single stolen job is, and {@code admit} cancels it if
+     * shutdownNow came meanwhile.
      */
-    private void stealMore(Worker thief, WorkStealingDeque<JobNode> victim, WorkStealingDeque<JobNode> own) {
-        int more = Math.min(STEAL_BATCH - 1, victim.size() / 2);
+    private JobNode stealJobs(Worker thief, JobDeque victim, JobDeque own) {
+        if (!victim.looksStealable()) {
+            return null;
+        }
+        thief.count(Worker.STEAL_ATTEMPTS);
+        JobNode first = victim.steal();
+        if (first == null) {
+            return null;
+        }
+        countSteal(thief, first);
+        int left = victim.size();
+        if (left > 0) {
+            parking.signalWork();              // the chain: more is left for a sleeping worker
+        }
+        int more = Math.min(STEAL_BATCH - 1, left / 2);
         for (int i = 0; i < more; i++) {
             JobNode j = victim.steal();
             if (j == null) {
-                return;                        // lost a race (another thief or the owner's last pop)
+                break;                         // lost a race (another thief or the owner's last pop)
             }
             countSteal(thief, j);
             own.push(j);                       // the thief is awake and will pop it: nobody to wake
         }
+        return first;
     }
 
     private void countSteal(Worker thief, Object item) {

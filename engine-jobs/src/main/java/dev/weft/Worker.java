@@ -50,7 +50,7 @@ final class Worker extends WorkerLayout.PadAfterParkState {
     final Scheduler scheduler;
     final int index;
     final WorkerThread thread;
-    final WorkStealingDeque<JobNode>[] jobs;     // new jobs by priority: owner push/pop, thieves steal
+    final JobDeque[] jobs;                       // new jobs by priority: owner push/pop, thieves steal
     final WorkStealingDeque<Object>[] ready;     // ready fibers (and foreign continuations) by priority
     final ArrayDeque<JobNode> freeJobs = new ArrayDeque<>();      // recycled PooledJobs made here
     final ArrayDeque<JobNode> freeRanges = new ArrayDeque<>();    // recycled RangeNodes made here
@@ -97,10 +97,10 @@ final class Worker extends WorkerLayout.PadAfterParkState {
         this.scheduler = scheduler;
         this.index = index;
         this.thread = new WorkerThread(this, name, stackSizeBytes);   // not started yet: see Scheduler
-        this.jobs = (WorkStealingDeque<JobNode>[]) new WorkStealingDeque<?>[Priority.COUNT];
+        this.jobs = new JobDeque[Priority.COUNT];
         this.ready = (WorkStealingDeque<Object>[]) new WorkStealingDeque<?>[Priority.COUNT];
         for (int p = 0; p < Priority.COUNT; p++) {
-            jobs[p] = new WorkStealingDeque<>(256, thread);
+            jobs[p] = new JobDeque(256, thread);
             ready[p] = new WorkStealingDeque<>(64, thread);
         }
         this.rng = 0x9E3779B9 * (index + 1);

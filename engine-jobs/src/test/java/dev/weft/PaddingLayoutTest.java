@@ -40,6 +40,14 @@ class PaddingLayoutTest {
     }
 
     @Test
+    void jobDequeTopBottomAndArrayEachHaveTheirOwnLines() {
+        ClassLayout layout = ClassLayout.parseClass(JobDeque.class);
+        assertIsolated(layout, "top");
+        assertIsolated(layout, "bottom", "topBound");      // owner-only, written only when bottom is
+        assertIsolated(layout, "array");
+    }
+
+    @Test
     void injectionQueueTurnHasItsOwnLines() {
         assertIsolated(ClassLayout.parseClass(InjectionQueue.class), "turn");
     }

@@ -1,0 +1,280 @@
+package dev.weft;
+
+import dev.weft.internal.FiberSupport;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
+
+/**
+ * A worker's deque of job nodes for one priority: the owner pushes and pops at the bottom (LIFO), any
+ * thread steals at the top (FIFO). A taker claims an element by a CAS on a stamp in the node itself
+ * ({@link JobNode#DEQUE_STAMP}), so a thief never reads the owner's {@code bottom}: with Chase–Lev
+ * (which Weft's ready-fiber deques keep) every steal read it, and the owner writes it on every push, so
+ * a thief keeping pace with the owner missed on that line at nearly every steal (SYNCHRONIZATION.md §18).
+ *
+ * <p>Shared state and access modes:
+ * <pre>
+ *   stamp   in each node: this deque's id (bits 48-62) and the index it was pushed at (bits 0-47),
+ *           written by the owner (release) before the release store of its slot; CLAIMED (bit 63) is
+ *           set by the one CAS that takes it, a thief's or the owner's
+ *   top     the next index to claim from the old end; stored (release) only by the thief that just
+ *           claimed the element at top, so stores happen in claim order; read with volatile
+ *   bottom  the owner's next free index: release store on push and pop; read by others only for sizes
+ *   array   replaced only by the owner on growth, volatile store; read by thieves with acquire
+ *   slots   written by the owner (release on push); cleared by whoever took the element (the owner
+ *           plainly, a thief by a CAS from its node)
+ *   topBound the owner's alone, plain: a top it read when the ring looked full
+ * </pre>
+ * Cost: push = a plain store of the stamp and a release store of the slot and of bottom (plain stores
+ * on x86), with no read of any line a thief writes; pop = one CAS on a node the owner just wrote;
+ * steal = two CASes (the stamp, then clearing the slot) and one release store of top.
+ *
+ * <p>Why no ABA, although nodes are recycled: a stamp names the deque and the index, and indices only
+ * grow; so a stale thief's CAS fails on a node pushed again elsewhere or further on. A node pushed again
+ * at the same index of the same deque (the owner popped index i and pushed again before anyone claimed
+ * i from the top) is the element at the top now, so claiming it is a steal like any other.
+ */
+final class JobDeque extends JobDequeLayout.PadAfterArray {
+    /** Bit 63 of a stamp: the element was taken. A valid stamp never has it, and 0 is never valid. */
+    static final long CLAIMED = Long.MIN_VALUE;
+    private static final int INDEX_BITS = 48;
+    private static final long INDEX_MASK = (1L << INDEX_BITS) - 1;
+    private static final int MAX_ID = (1 << (63 - INDEX_BITS)) - 1;
+    private static final AtomicInteger NEXT_ID = new AtomicInteger();
+
+    private static final VarHandle TOP;
+    private static final VarHandle BOTTOM;
+    private static final VarHandle ARRAY;
+    private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(JobNode[].class);
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            TOP = l.findVarHandle(JobDequeLayout.Top.class, "top", long.class);
+            BOTTOM = l.findVarHandle(JobDequeLayout.Bottom.class, "bottom", long.class);
+            ARRAY = l.findVarHandle(JobDequeLayout.Array.class, "array", Object[].class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    // The deque's id, shifted into place: ids 1..MAX_ID, reused round-robin. Two deques whose nodes can
+    // move between them are live at once, and a system has far fewer than MAX_ID deques.
+    private final long idBits;
+    private final Thread owner;                  // checked by assertions at owner-only calls; null: unchecked
+
+    JobDeque(int initialCapacity, Thread owner) {
+        int cap = Integer.highestOneBit(Math.max(2, initialCapacity - 1)) << 1;
+        array = new JobNode[cap];
+        this.owner = owner;
+        this.idBits = (long) (1 + Math.floorMod(NEXT_ID.getAndIncrement(), MAX_ID)) << INDEX_BITS;
+    }
+
+    private long stampOf(long index) {
+        return idBits | (index & INDEX_MASK);
+    }
+
+    private boolean onOwnerThread(String call) {
+        Thread carrier = FiberSupport.currentCarrier();
+        if (owner != null && carrier != owner) {
+            throw new AssertionError("JobDeque." + call + " is owner-only: called on " + carrier
+                    + " (current thread " + Thread.currentThread() + "), owner " + owner);
+        }
+        return true;
+    }
+
+    /**
+     * Owner only: pushes at the bottom. Returns true if the deque may have been empty before this push
+     * (the element below the new one was taken, or there was none): the caller's cue to wake a sleeper.
+     * Reads no line a thief writes, except {@code top} when the ring looks full.
+     */
+    boolean push(JobNode node) {
+        assert onOwnerThread("push");
+        long b = (long) BOTTOM.getOpaque(this);
+        JobNode[] a = (JobNode[]) ARRAY.getOpaque(this);
+        if (b - topBound > a.length - 1) {             // may be full: where is top really?
+            long t = (long) TOP.getVolatile(this);
+            topBound = t;
+            if (b - t > a.length - 1) {
+                a = grow(a, t, b);
+            }
+        }
+        int mask = a.length - 1;
+        // The node below: still there if its stamp is still that of index b - 1 (a plain load on x86).
+        JobNode below = (JobNode) SLOT.getAcquire(a, (int) ((b - 1) & mask));
+        boolean belowTaken = below == null || (long) JobNode.DEQUE_STAMP.getOpaque(below) != stampOf(b - 1);
+        // Release, then the slot's release: a thief that reads the slot (acquire) sees the stamp and the
+        // node's fields; one whose claim CAS reads this stamp sees the fields too, even if it read the
+        // slot when it held this node's previous push at the same index.
+        JobNode.DEQUE_STAMP.setRelease(node, stampOf(b));
+        SLOT.setRelease(a, (int) (b & mask), node);
+        BOTTOM.setRelease(this, b + 1);
+        return belowTaken;
+    }
+
+    /** Owner only: pops the most recently pushed element, or null if empty (or its last went to a thief). */
+    JobNode pop() {
+        assert onOwnerThread("pop");
+        long b = (long) BOTTOM.getOpaque(this) - 1;
+        JobNode[] a = (JobNode[]) ARRAY.getOpaque(this);
+        int slot = (int) (b & (a.length - 1));
+        JobNode n = a[slot];                           // the owner's own write, or null, or a thief's clear
+        long stamp = stampOf(b);
+        // A failed CAS: a thief claimed index b. Thieves claim in index order, so it was the last.
+        if (n == null || !JobNode.DEQUE_STAMP.compareAndSet(n, stamp, stamp | CLAIMED)) {
+            return null;
+        }
+        BOTTOM.setRelease(this, b);
+        a[slot] = null;                                // index b is ours alone now
+        return n;
+    }
+
+    /**
+     * Owner only: the element {@link #pop} would return next, without removing it, or null. The owner uses
+     * it to decide whether the bottom element is one it may run inline (a job the waiter depends on).
+     */
+    JobNode peekBottom() {
+        assert onOwnerThread("peekBottom");
+        long b = (long) BOTTOM.getOpaque(this) - 1;
+        JobNode[] a = (JobNode[]) ARRAY.getOpaque(this);
+        JobNode n = a[(int) (b & (a.length - 1))];
+        return n != null && (long) JobNode.DEQUE_STAMP.getVolatile(n) == stampOf(b) ? n : null;
+    }
+
+    /** Any thread: steals the oldest element, or null if none was there or another taker won it. */
+    JobNode steal() {
+        return stealIf(null);
+    }
+
+    /**
+     * Any thread: steals the oldest element only if {@code wanted} accepts it (null: any); null if none,
+     * refused, or lost. <b>The caller must test the element returned again</b>: the one tested is the one
+     * claimed unless, between the test and the claim, the owner popped it and pushed the same node again
+     * at the same index (a recycled node); then the claim takes the node as it is now, which is the
+     * element at the top now, of the same deque and priority, but not necessarily one {@code wanted}
+     * accepts.
+     */
+    JobNode stealIf(Predicate<? super JobNode> wanted) {
+        long t = (long) TOP.getVolatile(this);
+        JobNode[] a = (JobNode[]) ARRAY.getAcquire(this);
+        JobNode n = (JobNode) SLOT.getAcquire(a, (int) (t & (a.length - 1)));
+        // The stamp is read before the CAS: a failed CAS still takes the node's line, and on an empty
+        // deque the slot at top holds a node the owner took and may be reusing.
+        if (n == null || (long) JobNode.DEQUE_STAMP.getVolatile(n) != stampOf(t)) {
+            return null;
+        }
+        if (wanted != null && !wanted.test(n)) {
+            return null;
+        }
+        return claim(t, a, n);
+    }
+
+    /**
+     * The thief's claim of index {@code t}, holding {@code n} read from its slot in {@code a}: all that
+     * happens after the reads. Apart from {@link #stealIf}, only tests call it, with values read long
+     * before, as a thief that stalled between its reads and its CAS would.
+     */
+    JobNode claim(long t, JobNode[] a, JobNode n) {
+        long stamp = stampOf(t);
+        if (!JobNode.DEQUE_STAMP.compareAndSet(n, stamp, stamp | CLAIMED)) {
+            return null;
+        }
+        TOP.setRelease(this, t + 1);                   // we claimed index t: nobody else stores top now
+        clearTaken(a, (int) (t & (a.length - 1)), n);
+        return n;
+    }
+
+    /** For tests: the top index and the ring, as a thief reads them before it claims. */
+    long topIndex() {
+        return (long) TOP.getVolatile(this);
+    }
+
+    JobNode[] ring() {
+        return (JobNode[]) ARRAY.getAcquire(this);
+    }
+
+    /**
+     * Thief, after claiming {@code n}: clears the slot that still references it, so that nothing taken
+     * stays reachable from the deque. A CAS from {@code n}: the owner may have pushed into the slot since
+     * (index t + capacity). Until this returns, {@code n} is held by this thief alone, so nobody pushed it
+     * again. Growth: the owner may have copied {@code n} into a new array; we re-read the array after our
+     * claim (volatile) and clear there too, and the owner, after publishing a new array (volatile),
+     * re-reads the stamps of what it copied and clears the claimed ones: one of the two sees the other.
+     */
+    private void clearTaken(JobNode[] a, int slot, JobNode n) {
+        long index = slot;                             // only its low bits matter in any ring
+        for (;;) {
+            SLOT.compareAndSet(a, (int) (index & (a.length - 1)), n, null);
+            JobNode[] now = (JobNode[]) ARRAY.getVolatile(this);
+            if (now == a) {
+                return;
+            }
+            index = indexIn(now, n);
+            a = now;
+            if (index < 0) {
+                return;
+            }
+        }
+    }
+
+    /** Where {@code n} sits in {@code a}, or -1: the slot its stamp names, if it holds {@code n}. */
+    private static long indexIn(JobNode[] a, JobNode n) {
+        long index = ((long) JobNode.DEQUE_STAMP.getVolatile(n)) & INDEX_MASK;
+        int slot = (int) (index & (a.length - 1));
+        return SLOT.getVolatile(a, slot) == n ? slot : -1;
+    }
+
+    /**
+     * Any thread: true if the element at the top looked unclaimed, so that a steal would try to claim it.
+     * Reads what a steal reads (top, the slot, its stamp), not the owner's {@code bottom}: a thief's
+     * test before it counts a steal attempt. False for a moment after a claim, until its thief stores
+     * {@code top}; use {@link #isEmpty} where that matters.
+     */
+    boolean looksStealable() {
+        long t = (long) TOP.getVolatile(this);
+        JobNode[] a = (JobNode[]) ARRAY.getAcquire(this);
+        JobNode n = (JobNode) SLOT.getAcquire(a, (int) (t & (a.length - 1)));
+        return n != null && (long) JobNode.DEQUE_STAMP.getVolatile(n) == stampOf(t);
+    }
+
+    /** Any thread: an estimate of the number of elements (exact when quiescent). Reads {@code bottom}. */
+    int size() {
+        long t = (long) TOP.getVolatile(this);
+        long b = (long) BOTTOM.getVolatile(this);
+        return (int) Math.max(0, b - t);
+    }
+
+    /**
+     * Any thread: true if the deque looked empty at the moment of reading. Reads the owner's
+     * {@code bottom}: for scans off the job path (before sleeping, at shutdown, statistics). It may say
+     * non-empty for a moment after the last element was claimed, until its thief stores {@code top}.
+     */
+    boolean isEmpty() {
+        return size() == 0;
+    }
+
+    /** Current ring capacity (for tests and statistics). */
+    int capacity() {
+        return ((JobNode[]) ARRAY.getAcquire(this)).length;
+    }
+
+    private JobNode[] grow(JobNode[] old, long t, long b) {
+        JobNode[] bigger = new JobNode[old.length << 1];
+        for (long i = t; i < b; i++) {
+            bigger[(int) (i & (bigger.length - 1))] = old[(int) (i & (old.length - 1))];
+        }
+        // Volatile: ordered before our re-reads of the stamps below, for the clearing handshake with
+        // thieves (see clearTaken). A thief still reading the old array claims the same nodes there: the
+        // claim is in the node, not in the array.
+        ARRAY.setVolatile(this, bigger);
+        for (long i = t; i < b; i++) {
+            int slot = (int) (i & (bigger.length - 1));
+            JobNode n = bigger[slot];
+            if (n != null && (long) JobNode.DEQUE_STAMP.getVolatile(n) != stampOf(i)) {
+                SLOT.compareAndSet(bigger, slot, n, null);   // claimed while we copied
+            }
+        }
+        return bigger;
+    }
+}
