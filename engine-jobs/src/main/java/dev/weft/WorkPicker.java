@@ -223,12 +223,17 @@ final class WorkPicker {
             return x;
         }
         if (!readyOnly) {
-            // No isEmpty() first: it reads top, the thieves' line; pop reads only the owner's own lines.
             JobDeque own = w.jobs[p];
             java.util.SplittableRandom seeded = w.seededChoices;   // deterministic mode only
-            x = seeded != null && seeded.nextBoolean() ? own.steal() : own.pop();
-            if (x != null) {
-                return x;
+            JobNode j = null;
+            if (seeded == null) {
+                j = own.pop();                     // no isEmpty() first: it reads top, the thieves' line
+            } else if (!own.isEmpty()) {
+                // Draw only for a non-empty deque: a draw per empty poll would tie the choices to timing.
+                j = seeded.nextBoolean() ? own.steal() : own.pop();
+            }
+            if (j != null) {
+                return j;
             }
         }
         if ((x = injectedReady[p].poll()) != null) {
