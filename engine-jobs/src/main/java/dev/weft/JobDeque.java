@@ -101,9 +101,7 @@ final class JobDeque extends JobDequeLayout.PadAfterArray {
             }
         }
         int mask = a.length - 1;
-        // The node below: still there if its stamp is still that of index b - 1 (a plain load on x86).
-        JobNode below = (JobNode) SLOT.getAcquire(a, (int) ((b - 1) & mask));
-        boolean belowTaken = below == null || (long) JobNode.DEQUE_STAMP.getOpaque(below) != stampOf(b - 1);
+        boolean belowTaken = unclaimedAt(a, b - 1) == null;   // the node below was taken, or there was none
         // Release, then the slot's release: a thief that reads the slot (acquire) sees the stamp and the
         // node's fields; one whose claim CAS reads this stamp sees the fields too, even if it read the
         // slot when it held this node's previous push at the same index.
@@ -137,9 +135,7 @@ final class JobDeque extends JobDequeLayout.PadAfterArray {
     JobNode peekBottom() {
         assert onOwnerThread("peekBottom");
         long b = (long) BOTTOM.getOpaque(this) - 1;
-        JobNode[] a = (JobNode[]) ARRAY.getOpaque(this);
-        JobNode n = a[(int) (b & (a.length - 1))];
-        return n != null && (long) JobNode.DEQUE_STAMP.getVolatile(n) == stampOf(b) ? n : null;
+        return unclaimedAt((JobNode[]) ARRAY.getOpaque(this), b);
     }
 
     /** Any thread: steals the oldest element, or null if none was there or another taker won it. */
@@ -158,10 +154,10 @@ final class JobDeque extends JobDequeLayout.PadAfterArray {
     JobNode stealIf(Predicate<? super JobNode> wanted) {
         long t = (long) TOP.getVolatile(this);
         JobNode[] a = (JobNode[]) ARRAY.getAcquire(this);
-        JobNode n = (JobNode) SLOT.getAcquire(a, (int) (t & (a.length - 1)));
         // The stamp is read before the CAS: a failed CAS still takes the node's line, and on an empty
         // deque the slot at top holds a node the owner took and may be reusing.
-        if (n == null || (long) JobNode.DEQUE_STAMP.getVolatile(n) != stampOf(t)) {
+        JobNode n = unclaimedAt(a, t);
+        if (n == null) {
             return null;
         }
         if (wanted != null && !wanted.test(n)) {
@@ -181,7 +177,7 @@ final class JobDeque extends JobDequeLayout.PadAfterArray {
             return null;
         }
         TOP.setRelease(this, t + 1);                   // we claimed index t: nobody else stores top now
-        clearTaken(a, (int) (t & (a.length - 1)), n);
+        clearTaken(a, t, n);
         return n;
     }
 
@@ -202,27 +198,15 @@ final class JobDeque extends JobDequeLayout.PadAfterArray {
      * claim (volatile) and clear there too, and the owner, after publishing a new array (volatile),
      * re-reads the stamps of what it copied and clears the claimed ones: one of the two sees the other.
      */
-    private void clearTaken(JobNode[] a, int slot, JobNode n) {
-        long index = slot;                             // only its low bits matter in any ring
+    private void clearTaken(JobNode[] a, long t, JobNode n) {
         for (;;) {
-            SLOT.compareAndSet(a, (int) (index & (a.length - 1)), n, null);
+            SLOT.compareAndSet(a, (int) (t & (a.length - 1)), n, null);
             JobNode[] now = (JobNode[]) ARRAY.getVolatile(this);
             if (now == a) {
                 return;
             }
-            index = indexIn(now, n);
             a = now;
-            if (index < 0) {
-                return;
-            }
         }
-    }
-
-    /** Where {@code n} sits in {@code a}, or -1: the slot its stamp names, if it holds {@code n}. */
-    private static long indexIn(JobNode[] a, JobNode n) {
-        long index = ((long) JobNode.DEQUE_STAMP.getVolatile(n)) & INDEX_MASK;
-        int slot = (int) (index & (a.length - 1));
-        return SLOT.getVolatile(a, slot) == n ? slot : -1;
     }
 
     /**
@@ -233,9 +217,13 @@ final class JobDeque extends JobDequeLayout.PadAfterArray {
      */
     boolean looksStealable() {
         long t = (long) TOP.getVolatile(this);
-        JobNode[] a = (JobNode[]) ARRAY.getAcquire(this);
-        JobNode n = (JobNode) SLOT.getAcquire(a, (int) (t & (a.length - 1)));
-        return n != null && (long) JobNode.DEQUE_STAMP.getVolatile(n) == stampOf(t);
+        return unclaimedAt((JobNode[]) ARRAY.getAcquire(this), t) != null;
+    }
+
+    /** The node at index {@code i} of ring {@code a} if its stamp says it is still there, unclaimed. */
+    private JobNode unclaimedAt(JobNode[] a, long i) {
+        JobNode n = (JobNode) SLOT.getAcquire(a, (int) (i & (a.length - 1)));
+        return n != null && (long) JobNode.DEQUE_STAMP.getVolatile(n) == stampOf(i) ? n : null;
     }
 
     /** Any thread: an estimate of the number of elements (exact when quiescent). Reads {@code bottom}. */
