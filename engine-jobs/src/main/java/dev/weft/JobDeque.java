@@ -22,13 +22,13 @@ import java.util.function.Predicate;
  *           claimed the element at top, so stores happen in claim order; read with volatile
  *   bottom  the owner's next free index: release store on push and pop; read by others only for sizes
  *   array   replaced only by the owner on growth, volatile store; read by thieves with acquire
- *   slots   written by the owner (release on push); cleared by whoever took the element (the owner
- *           plainly, a thief by a CAS from its node)
+ *   slots   written by the owner (release on push); cleared plainly by whoever took the element (a
+ *           thief before its store of top, which the owner must read before it reuses the slot)
  *   topBound the owner's alone, plain: a top it read when the ring looked full
  * </pre>
  * Cost: push = a plain store of the stamp and a release store of the slot and of bottom (plain stores
  * on x86), with no read of any line a thief writes; pop = one CAS on a node the owner just wrote;
- * steal = two CASes (the stamp, then clearing the slot) and one release store of top.
+ * steal = one CAS (the stamp), a plain store clearing the slot and a release store of top.
  *
  * <p>Why no ABA, although nodes are recycled: a stamp names the deque and the index, and indices only
  * grow; so a stale thief's CAS fails on a node pushed again elsewhere or further on. A node pushed again
@@ -176,8 +176,10 @@ final class JobDeque extends JobDequeLayout.PadAfterArray {
         if (!JobNode.DEQUE_STAMP.compareAndSet(n, stamp, stamp | CLAIMED)) {
             return null;
         }
-        TOP.setRelease(this, t + 1);                   // we claimed index t: nobody else stores top now
-        clearTaken(a, t, n);
+        clearTaken(a, t);
+        // We claimed index t: nobody else stores top now. Release, after the clearing: the owner pushes
+        // into slot t again (index t + capacity) only once it has read a top above t, so after our clear.
+        TOP.setRelease(this, t + 1);
         return n;
     }
 
@@ -191,16 +193,17 @@ final class JobDeque extends JobDequeLayout.PadAfterArray {
     }
 
     /**
-     * Thief, after claiming {@code n}: clears the slot that still references it, so that nothing taken
-     * stays reachable from the deque. A CAS from {@code n}: the owner may have pushed into the slot since
-     * (index t + capacity). Until this returns, {@code n} is held by this thief alone, so nobody pushed it
-     * again. Growth: the owner may have copied {@code n} into a new array; we re-read the array after our
-     * claim (volatile) and clear there too, and the owner, after publishing a new array (volatile),
+     * Thief, after claiming index {@code t} and before storing {@code top}: clears its slot, so that nothing
+     * taken stays reachable from the deque. A plain store, not a CAS: until our store of {@code top}, no
+     * index that maps to this slot can be pushed (the owner's push of index t + capacity needs a top above
+     * t), and the node we claimed is held by us alone, so the slot holds it or null. Growth: the owner may
+     * have copied it into a new array; we re-read the array after our claim (volatile; the claim CAS is a
+     * full fence before it) and clear there too, and the owner, after publishing a new array (volatile),
      * re-reads the stamps of what it copied and clears the claimed ones: one of the two sees the other.
      */
-    private void clearTaken(JobNode[] a, long t, JobNode n) {
+    private void clearTaken(JobNode[] a, long t) {
         for (;;) {
-            SLOT.compareAndSet(a, (int) (t & (a.length - 1)), n, null);
+            a[(int) (t & (a.length - 1))] = null;
             JobNode[] now = (JobNode[]) ARRAY.getVolatile(this);
             if (now == a) {
                 return;

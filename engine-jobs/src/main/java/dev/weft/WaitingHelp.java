@@ -123,11 +123,7 @@ final class WaitingHelp {
                 continue;
             }
             JobNode j = counter == null ? deque.steal() : deque.stealIf(x -> x.isAwaitedBy(counter));
-            if (j != null && counter != null && !j.isAwaitedBy(counter)) {
-                // The owner popped the job tested and pushed the same node again (JobDeque.stealIf): not
-                // one this wait may run. Still unstarted and counted: queue it for the workers.
-                scheduler.picker.injectedJobs[p].offer(j);
-                scheduler.signalWork(p);
+            if (j != null && counter != null && handBackIfNotAwaited(j, counter, p)) {
                 continue;
             }
             if (j != null) {
@@ -138,6 +134,21 @@ final class WaitingHelp {
             }
         }
         return null;
+    }
+
+    /**
+     * A conditional steal tested one job but may have claimed another: the owner popped the job tested and
+     * pushed the same node again at the same index (JobDeque.stealIf). If {@code j} is not one this wait
+     * may run, it goes to the injection queue for the workers, still unstarted and counted, and this
+     * returns true.
+     */
+    boolean handBackIfNotAwaited(JobNode j, Counter counter, int p) {
+        if (j.isAwaitedBy(counter)) {
+            return false;
+        }
+        scheduler.picker.injectedJobs[p].offer(j);
+        scheduler.signalWork(p);
+        return true;
     }
 
     private void run(JobNode job) {

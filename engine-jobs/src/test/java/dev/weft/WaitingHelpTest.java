@@ -2,6 +2,7 @@ package dev.weft;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -14,6 +15,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -385,5 +387,42 @@ class WaitingHelpTest {
         }, "opener");
         opener.start();
         return opener;
+    }
+
+    /**
+     * A conditional steal that claimed a node the owner had popped and pushed again at the same index
+     * (JobDeque.stealIf: the job tested is not the job taken) hands a job its wait may not run to the
+     * workers: it runs once, on a worker, and its counter still counts it. The race itself is staged at
+     * the deque level (JobDequeTest, jcstress JobDequeStaleThiefVsRepush); this is what the waiter does
+     * with its result. Fails if the waiter keeps the job (it would run a job of another counter inline).
+     */
+    @Test
+    void aConditionallyStolenJobOfAnotherCounterGoesToTheWorkersStillCounted() throws Exception {
+        int frame = Priority.FRAME.ordinal();
+        try (JobSystem jobs = JobSystem.builder().workers(1).build()) {
+            WaitingHelp help = jobs.schedulerForTests().waitingHelp;
+            Counter awaited = new Counter("awaited");
+            Counter other = new Counter("other");
+            AtomicInteger runs = new AtomicInteger();
+            AtomicReference<Thread> ranOn = new AtomicReference<>();
+            PooledJob stolen = new PooledJob();
+            stolen.job = () -> {
+                runs.incrementAndGet();
+                ranOn.set(Thread.currentThread());
+            };
+            stolen.counter = other;
+            stolen.priority = frame;
+            other.add(1);                                  // counted, as its submission did
+
+            assertTrue(help.handBackIfNotAwaited(stolen, awaited, frame), "a job of another counter is handed back");
+            assertTrue(other.await(LONG), "the handed-back job should run on a worker and complete its counter");
+            assertEquals(1, runs.get());
+            assertNotSame(Thread.currentThread(), ranOn.get());
+
+            PooledJob own = new PooledJob();
+            own.counter = awaited;
+            own.priority = frame;
+            assertFalse(help.handBackIfNotAwaited(own, awaited, frame), "a job the wait depends on is kept");
+        }
     }
 }
