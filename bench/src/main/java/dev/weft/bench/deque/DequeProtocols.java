@@ -62,18 +62,38 @@ public final class DequeProtocols implements Callable<Integer> {
     @Option(names = "--node-return", description = "recycled nodes; the thief sends each one home through an MPSC queue")
     boolean nodeReturn;
 
+    @Option(names = "--add-chunk", defaultValue = "1", description = "with the counter: the owner's add reserves this "
+            + "many units at a time and subtracts the surplus after its pops (adds reserved in chunks: not what Weft "
+            + "does, see SYNCHRONIZATION.md section 13; default: ${DEFAULT-VALUE}, one add CAS per push)")
+    int addChunk;
+
     @Option(names = "--rounds", defaultValue = "2000", description = "rounds of " + JOBS + " jobs (default: ${DEFAULT-VALUE})")
     int rounds;
 
-    /** Weft's per-job costs beside the deque, each switchable (SYNCHRONIZATION.md §4). */
-    public record Extras(boolean counter, boolean stealBatch, boolean nodeReturn) {
+    /**
+     * Weft's per-job costs beside the deque, each switchable (SYNCHRONIZATION.md §4), and with the counter
+     * how many units the owner's add takes at a time ({@code addChunk}, 1 as in Weft).
+     */
+    public record Extras(boolean counter, boolean stealBatch, boolean nodeReturn, int addChunk) {
         public static final Extras NONE = new Extras(false, false, false);
         public static final Extras ALL = new Extras(true, true, true);
 
+        public Extras {
+            if (addChunk < 1) {
+                throw new IllegalArgumentException("--add-chunk must be at least 1, got " + addChunk);
+            }
+        }
+
+        public Extras(boolean counter, boolean stealBatch, boolean nodeReturn) {
+            this(counter, stealBatch, nodeReturn, 1);
+        }
+
         @Override
         public String toString() {
-            return this.equals(ALL) ? " +weft-extras" : (counter ? " +counter" : "") + (stealBatch ? " +steal-batch" : "")
-                    + (nodeReturn ? " +node-return" : "");
+            String chunk = counter && addChunk > 1 ? " +add-chunk " + addChunk : "";
+            return (counter && stealBatch && nodeReturn ? " +weft-extras"
+                    : (counter ? " +counter" : "") + (stealBatch ? " +steal-batch" : "") + (nodeReturn ? " +node-return" : ""))
+                    + chunk;
         }
     }
 
@@ -97,9 +117,10 @@ public final class DequeProtocols implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        Extras extras = weftExtras ? Extras.ALL : new Extras(counter, stealBatch, nodeReturn);
         Result result;
         try {
+            Extras extras = weftExtras ? new Extras(true, true, true, addChunk)
+                    : new Extras(counter, stealBatch, nodeReturn, addChunk);
             result = measure(protocol, extras, rounds);
         } catch (IllegalArgumentException badOption) {           // named protocol or rounds: say which
             throw new CommandLine.ParameterException(spec.commandLine(), badOption.getMessage(), badOption);
@@ -173,9 +194,17 @@ public final class DequeProtocols implements Callable<Integer> {
         }
 
         private void oneRound(Runnable job, ModelNode[] fixed, long ranAfter) {
+            int reserved = 0;                              // units added ahead of their pushes (--add-chunk)
             for (int i = 0; i < JOBS; i++) {
                 ModelNode n = extras.nodeReturn ? freeNode() : fixed[i];
-                if (extras.counter) {
+                if (extras.counter && extras.addChunk > 1) {
+                    if (reserved == 0) {
+                        pending.addAndGet(extras.addChunk);
+                        reserved = extras.addChunk;
+                    }
+                    reserved--;
+                    n.counter = pending;
+                } else if (extras.counter) {
                     long v;
                     do {
                         v = pending.get();
@@ -186,7 +215,7 @@ public final class DequeProtocols implements Callable<Integer> {
                 n.index = i;
                 deque.push(n);
             }
-            int held = 0;
+            int held = reserved;                           // the surplus goes with the owner's held decrements
             ModelNode n;
             while ((n = deque.pop()) != null) {
                 long i = n.runAndClear();

@@ -8,7 +8,9 @@ import java.lang.invoke.VarHandle;
  * ({@link ModelNode#STAMP}, written before the slot is published), and a taker, thief or owner, claims
  * index i by a CAS of that node's stamp from i to ~i. A thief reads {@code base} (thieves' own line) and
  * the slot, never the owner's index. A taker then clears the slot, so that nothing taken stays reachable
- * from the deque (a CAS from the node for a thief: the owner may have pushed into that slot since).
+ * from the deque: a thief with a plain store before its release store of {@code base}, as Weft's
+ * {@code JobDeque} does (the owner pushes into that slot again only a ring later; here a round ends only
+ * after every job ran, so before the next round's pushes wrap onto the slot).
  *
  * <p>No ABA although nodes are recycled: a stamp is the push index, which only grows, so a stale thief's
  * CAS for index i fails on a node pushed again (its stamp is larger) as on one already claimed (~i).
@@ -52,8 +54,8 @@ final class NodeClaimDeque extends PaddedBase implements ModelDeque {
         if (n == null || (long) ModelNode.STAMP.getVolatile(n) != b || !ModelNode.STAMP.compareAndSet(n, b, ~b)) {
             return null;
         }
+        slots[i] = null;                                // nothing taken stays reachable; before base, see below
         setBase(b + 1);
-        SLOT.compareAndSet(slots, i, n, null);          // nothing taken stays reachable (the owner may have reused i)
         return n;
     }
 }

@@ -68,4 +68,17 @@ class DequeProtocolsTest {
         assertThrows(IllegalArgumentException.class,
                 () -> DequeProtocols.measure("chase-lev", DequeProtocols.Extras.NONE, 1));
     }
+
+    /**
+     * Adds reserved 64 at a time: the counter still ends every round at exactly zero (the round waits for
+     * it, and reports a lost job after 10 s if the surplus were kept or subtracted twice).
+     */
+    @Test
+    void addsReservedInChunksStillEndAtZero() throws InterruptedException {
+        DequeProtocols.Extras chunked = new DequeProtocols.Extras(true, true, true, 64);
+        DequeProtocols.Result r = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(Duration.ofSeconds(60),
+                () -> DequeProtocols.measure("node-claim", chunked, 40));
+        assertTrue(r.line().contains("node-claim +weft-extras +add-chunk 64: ns/job median "), r.line());
+        assertThrows(IllegalArgumentException.class, () -> new DequeProtocols.Extras(true, false, false, 0));
+    }
 }
