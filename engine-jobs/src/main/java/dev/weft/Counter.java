@@ -117,6 +117,11 @@ public final class Counter {
         return (int) state == 0;
     }
 
+    /** For tests: how many adds this counter accepted (its add-epoch, which wraps). */
+    int addEpoch() {
+        return epochOf(state);
+    }
+
     private static int epochOf(long s) {
         return (int) (s >>> 32);
     }

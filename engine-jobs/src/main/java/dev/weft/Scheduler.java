@@ -288,7 +288,7 @@ final class Scheduler {
     void pushRange(Worker w, RangeJob body, int start, int end, int grain, Counter counter, int priority,
                    JobGroup group) {
         RangeNode r = newRange(w, body, start, end, grain, counter, priority, group);
-        if (counter != null) {
+        if (counter != null && (w == null || !w.countFromHeld(counter))) {
             counter.add(1);
         }
         if (w == null) {
@@ -342,7 +342,7 @@ final class Scheduler {
             if (j.group == null) {
                 j.group = inheritedGroup(w);
             }
-            if (j.counter != null) {
+            if (j.counter != null && !w.countFromHeld(j.counter)) {
                 j.counter.add(1);
             }
             if (j.group != null && j.group.isCancelled()) {

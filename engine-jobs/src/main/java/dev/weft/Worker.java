@@ -229,6 +229,21 @@ final class Worker extends WorkerLayout.PadAfterParkState {
         }
     }
 
+    /**
+     * A new job of {@code c} submitted on this worker: counted by taking back one decrement this worker
+     * holds for {@code c}, if it holds one, instead of an {@code add} CAS. The value stays as it is: it
+     * counted that unit as an unended job until our flush, and now it counts the new job (§13, "Taking a
+     * held decrement back"). False: the caller adds as usual.
+     */
+    boolean countFromHeld(Counter c) {
+        assert onOwnerThread("countFromHeld");
+        if (heldCounter == c && heldEnded > 0) {
+            heldEnded--;
+            return true;
+        }
+        return false;
+    }
+
     /** Decrements of {@code c} this worker holds back now (0 for any other counter). */
     int heldFor(Counter c) {
         return heldCounter == c ? heldEnded : 0;

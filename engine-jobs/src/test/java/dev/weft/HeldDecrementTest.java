@@ -150,4 +150,92 @@ class HeldDecrementTest {
             TestSupport.await(c);
         }
     }
+
+    /**
+     * Zero still means every job ended when jobs count their children by taking back held decrements:
+     * each job of a binary tree submits its two children into the one counter the test waits on, on two
+     * workers (a child is often submitted where an earlier job of the counter just ended).
+     */
+    @Test
+    void zeroMeansEveryJobEndedWhenChildrenAreCountedFromHeldDecrements() throws Exception {
+        int rounds = TestSupport.FULL ? 2_000 : 200;
+        int depth = 9;                                  // 1,023 jobs a round
+        try (JobSystem jobs = TestSupport.system(2)) {
+            for (int r = 0; r < rounds; r++) {
+                AtomicIntegerArray ended = new AtomicIntegerArray(1 << depth);
+                Counter tree = new Counter("tree " + r);
+                class Node implements Job {
+                    final int index;
+
+                    Node(int index) {
+                        this.index = index;
+                    }
+
+                    @Override
+                    public void run() {
+                        if (2 * index < ended.length()) {
+                            jobs.run(new Node(2 * index), tree);
+                            jobs.run(new Node(2 * index + 1), tree);
+                        }
+                        ended.set(index, 1);            // the body's last write
+                    }
+                }
+                jobs.run(new Node(1), tree);
+                TestSupport.await(tree);
+                for (int i = 1; i < ended.length(); i++) {
+                    assertEquals(1, ended.get(i), "round " + r + ": counter at zero before job " + i + " ended");
+                }
+            }
+        }
+    }
+
+    /**
+     * A job of a counter submitted on a worker that holds decrements of that counter takes one back
+     * instead of adding (§13, "Taking a held decrement back"): a chain of 2,000 jobs, each submitting the
+     * next into the same counter, on one worker, and a parallelFor's ranges. Every job runs once, the
+     * counter reaches zero, and it saw almost no add: its add-epoch counts the adds. Fails with the take-back
+     * removed (one add per job).
+     */
+    @Test
+    void aJobSubmittedWhereItsCountersDecrementsAreHeldTakesOneBackInsteadOfAdding() throws Exception {
+        try (JobSystem jobs = JobSystem.builder().workers(1).build()) {
+            Counter chain = new Counter("chain");
+            int length = 2_000;
+            AtomicIntegerArray ran = new AtomicIntegerArray(length);
+            jobs.run(new Job() {
+                int next;
+
+                @Override
+                public void run() {
+                    int k = next++;                    // one worker: the jobs run one after another
+                    ran.incrementAndGet(k);
+                    if (k + 1 < length) {
+                        jobs.run(this, chain);
+                    }
+                }
+            }, chain);
+            assertTrue(chain.await(PATIENCE), "the chain's counter should reach zero");
+            for (int k = 0; k < length; k++) {
+                assertEquals(1, ran.get(k), "job " + k);
+            }
+            assertTrue(chain.addEpoch() < 100, "adds: " + chain.addEpoch() + " for " + length + " jobs");
+
+            Counter ranges = new Counter("ranges");
+            AtomicIntegerArray covered = new AtomicIntegerArray(1 << 14);
+            ranges.add(1);                             // until the job below has submitted the parallelFor
+            jobs.run(() -> {
+                jobs.parallelFor(Priority.NORMAL, 0, 1 << 14, 16, (s, e, w) -> {
+                    for (int i = s; i < e; i++) {
+                        covered.incrementAndGet(i);
+                    }
+                }, ranges);
+                ranges.decrement();
+            });
+            assertTrue(ranges.await(PATIENCE), "the parallelFor's counter should reach zero");
+            for (int i = 0; i < covered.length(); i++) {
+                assertEquals(1, covered.get(i), "index " + i);
+            }
+            assertTrue(ranges.addEpoch() < 100, "adds: " + ranges.addEpoch() + " for 1,024 ranges");
+        }
+    }
 }
