@@ -288,14 +288,19 @@ final class Scheduler {
     void pushRange(Worker w, RangeJob body, int start, int end, int grain, Counter counter, int priority,
                    JobGroup group) {
         RangeNode r = newRange(w, body, start, end, grain, counter, priority, group);
-        if (counter != null && (w == null || !w.countFromHeld(counter))) {
-            counter.add(1);
-        }
+        countNewJob(w, counter);
         if (w == null) {
             picker.injectedJobs[priority].offer(r);
             signalWork(priority);
         } else if (w.jobs[priority].push(r)) {
             signalWork(priority);
+        }
+    }
+
+    /** Counts a new job of {@code counter} (if any): a decrement {@code w} holds back, taken back (§13), or add(1). */
+    private static void countNewJob(Worker w, Counter counter) {
+        if (counter != null && (w == null || !w.countFromHeld(counter))) {
+            counter.add(1);
         }
     }
 
@@ -342,9 +347,7 @@ final class Scheduler {
             if (j.group == null) {
                 j.group = inheritedGroup(w);
             }
-            if (j.counter != null && !w.countFromHeld(j.counter)) {
-                j.counter.add(1);
-            }
+            countNewJob(w, j.counter);
             if (j.group != null && j.group.isCancelled()) {
                 j.cancelBeforeStart(this);
                 return;

@@ -197,18 +197,19 @@ public final class DequeProtocols implements Callable<Integer> {
             int reserved = 0;                              // units added ahead of their pushes (--add-chunk)
             for (int i = 0; i < JOBS; i++) {
                 ModelNode n = extras.nodeReturn ? freeNode() : fixed[i];
-                if (extras.counter && extras.addChunk > 1) {
-                    if (reserved == 0) {
-                        pending.addAndGet(extras.addChunk);
-                        reserved = extras.addChunk;
+                if (extras.counter) {
+                    if (extras.addChunk == 1) {
+                        long v;
+                        do {
+                            v = pending.get();
+                        } while (!pending.compareAndSet(v, v + 1));
+                    } else {
+                        if (reserved == 0) {
+                            pending.addAndGet(extras.addChunk);
+                            reserved = extras.addChunk;
+                        }
+                        reserved--;
                     }
-                    reserved--;
-                    n.counter = pending;
-                } else if (extras.counter) {
-                    long v;
-                    do {
-                        v = pending.get();
-                    } while (!pending.compareAndSet(v, v + 1));
                     n.counter = pending;
                 }
                 n.job = job;

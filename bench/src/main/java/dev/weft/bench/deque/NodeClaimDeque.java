@@ -54,7 +54,7 @@ final class NodeClaimDeque extends PaddedBase implements ModelDeque {
         if (n == null || (long) ModelNode.STAMP.getVolatile(n) != b || !ModelNode.STAMP.compareAndSet(n, b, ~b)) {
             return null;
         }
-        slots[i] = null;                                // nothing taken stays reachable; before base, see below
+        slots[i] = null;                                // nothing taken stays reachable; before base (class comment)
         setBase(b + 1);
         return n;
     }
