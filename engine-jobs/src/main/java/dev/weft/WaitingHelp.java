@@ -117,8 +117,9 @@ final class WaitingHelp {
 
     /** A job of priority {@code p} from the top of some worker's deque: one of {@code counter}'s, or any if null. */
     private JobNode stealIf(int p, Counter counter) {
-        for (Worker v : scheduler.workers) {
-            var deque = v.jobs[p];
+        StealTargets targets = scheduler.picker.targets;
+        for (int v = 0; v < scheduler.workers.length; v++) {
+            var deque = targets.jobs(v, p);
             if (deque.isEmpty()) {
                 continue;
             }

@@ -33,6 +33,7 @@ final class WorkPicker {
     static final long DEFAULT_READY_GRACE_NANOS = Long.getLong("weft.internal.readyGraceNanos", 5_000L);
 
     private final Worker[] workers;
+    final StealTargets targets;                       // the victims' deques, read without touching a Worker
     final InjectionQueue<JobNode>[] injectedJobs;     // offered by outside submitters, drained by workers
     final InjectionQueue<Object>[] injectedReady;     // fibers woken from outside the workers
     private final WorkerParking parking;
@@ -45,6 +46,7 @@ final class WorkPicker {
     WorkPicker(Worker[] workers, WorkerParking parking, Observation observation, PriorityCaps caps,
                long readyGraceNanos) {
         this.workers = workers;
+        this.targets = new StealTargets(workers);
         this.readyGraceNanos = readyGraceNanos;
         this.parking = parking;
         this.observation = observation;
@@ -258,21 +260,21 @@ final class WorkPicker {
         return moved > 0 ? own.pop() : null;
     }
 
+    /** Victims by index, through {@link StealTargets}: a scan reads no other worker's {@code Worker}. */
     private Object steal(Worker w, int p, boolean readyOnly) {
-        Worker[] ws = workers;
-        int n = ws.length;
+        int n = workers.length;
         if (n == 1) {
             return null;
         }
         int start = w.nextRandom() % n;
         for (int k = 0; k < n; k++) {
-            Worker v = ws[(start + k) % n];
-            if (v == w) {
+            int v = (start + k) % n;
+            if (v == w.index) {
                 continue;
             }
-            Object x = stealReady(w, v, v.ready[p]);
+            Object x = stealReady(w, v, targets.ready(v, p));
             if (x == null && !readyOnly) {
-                x = stealJobs(w, v.jobs[p], w.jobs[p]);
+                x = stealJobs(w, targets.jobs(v, p), w.jobs[p]);
             }
             if (x != null) {
                 return x;
@@ -291,12 +293,12 @@ final class WorkPicker {
      * with {@code runnext} (3 µs). A readied fiber left behind a long job therefore waits at most the grace
      * for an idle worker. Several ready fibers, or a parked owner: no grace.
      */
-    private Object stealReady(Worker thief, Worker v, WorkStealingDeque<Object> victim) {
+    private Object stealReady(Worker thief, int v, WorkStealingDeque<Object> victim) {
         int size = victim.size();                      // an empty deque costs this one read
         if (size == 0) {
             return null;
         }
-        if (size > 1 || readyGraceNanos <= 0 || v.parkState == Worker.PARKED) {
+        if (size > 1 || readyGraceNanos <= 0 || workers[v].parkState == Worker.PARKED) {
             return takeTop(thief, victim);
         }
         long t = victim.topIndex();
@@ -390,8 +392,8 @@ final class WorkPicker {
                 found |= 1 << p;
                 continue;
             }
-            for (Worker v : workers) {
-                if (!v.jobs[p].isEmpty() || !v.ready[p].isEmpty()) {
+            for (int v = 0; v < workers.length; v++) {
+                if (!targets.jobs(v, p).isEmpty() || !targets.ready(v, p).isEmpty()) {
                     found |= 1 << p;
                     break;
                 }
@@ -407,9 +409,9 @@ final class WorkPicker {
                 return true;
             }
         }
-        for (Worker v : workers) {
+        for (int v = 0; v < workers.length; v++) {
             for (int p = 0; p < Priority.COUNT; p++) {
-                if (!v.jobs[p].isEmpty() || !v.ready[p].isEmpty()) {
+                if (!targets.jobs(v, p).isEmpty() || !targets.ready(v, p).isEmpty()) {
                     return true;
                 }
             }
