@@ -15,7 +15,7 @@ import org.openjdk.jmh.annotations.TearDown;
 /**
  * Data parallelism: sum of {@code sqrt(i)} over {@value #N} indices in ranges of {@value #GRAIN};
  * score = µs per loop. {@code workers} = 1 and 2 give the speedup (the target for Weft is
- * score(1) / score(2) >= 1.8 on two quiet cores; {@code summary.md} lists it per system).
+ * score(1) / score(2) >= 1.9 on two cores, issue 13; {@code summary.md} lists it per system).
  *
  * <p>{@code workers} applies to Weft and fork-join. The JDK's default virtual-thread scheduler has
  * one carrier per available processor whatever this says, so its two rows measure the same thing.
