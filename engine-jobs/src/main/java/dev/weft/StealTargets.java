@@ -4,7 +4,9 @@ import dev.weft.internal.WorkStealingDeque;
 
 /**
  * Every worker's deques as the other threads reach them: thieves, the pre-park re-check, a waiting thread
- * that helps. A read-only table, filled once, so a scan of the victims never reads a {@link Worker}.
+ * that helps. A read-only table, filled once, so a scan of the victims reads no {@link Worker} (only a
+ * thief that finds one lone ready fiber reads the victim's {@code parkState}, which has padded lines of its
+ * own: see WorkerLayout).
  *
  * <p>Why: a {@code Worker} keeps its deque arrays next to fields its owner writes on every job
  * ({@code pollCount}, {@code heldEnded}, {@code next}). A thief reading {@code v.jobs[p]} there pulled
@@ -23,10 +25,12 @@ final class StealTargets {
 
     private final JobDeque[] jobs;
     private final WorkStealingDeque<Object>[] ready;
+    private final int workerCount;
 
     @SuppressWarnings("unchecked")
     StealTargets(Worker[] workers) {
-        int used = workers.length * Priority.COUNT;
+        workerCount = workers.length;
+        int used = workerCount * Priority.COUNT;
         jobs = new JobDeque[PAD + used + PAD];
         ready = (WorkStealingDeque<Object>[]) new WorkStealingDeque<?>[PAD + used + PAD];
         for (Worker w : workers) {
@@ -49,6 +53,16 @@ final class StealTargets {
     /** Worker {@code worker}'s deque of ready fibers of priority {@code priority}. */
     WorkStealingDeque<Object> ready(int worker, int priority) {
         return ready[slot(worker, priority)];
+    }
+
+    /** How many workers the table holds (indices 0 to this minus one). */
+    int workerCount() {
+        return workerCount;
+    }
+
+    /** Whether worker {@code worker} looked to hold new jobs or ready fibers of {@code priority} (reads {@code bottom}: off the job path). */
+    boolean hasQueued(int worker, int priority) {
+        return !jobs(worker, priority).isEmpty() || !ready(worker, priority).isEmpty();
     }
 
     /** For the layout test: the two arrays, whose slots {@code [PAD, length - PAD)} are the used ones. */

@@ -118,7 +118,7 @@ final class WaitingHelp {
     /** A job of priority {@code p} from the top of some worker's deque: one of {@code counter}'s, or any if null. */
     private JobNode stealIf(int p, Counter counter) {
         StealTargets targets = scheduler.picker.targets;
-        for (int v = 0; v < scheduler.workers.length; v++) {
+        for (int v = 0; v < targets.workerCount(); v++) {
             var deque = targets.jobs(v, p);
             if (deque.isEmpty()) {
                 continue;

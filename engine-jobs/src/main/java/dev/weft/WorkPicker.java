@@ -260,7 +260,10 @@ final class WorkPicker {
         return moved > 0 ? own.pop() : null;
     }
 
-    /** Victims by index, through {@link StealTargets}: a scan reads no other worker's {@code Worker}. */
+    /**
+     * Victims by index, through {@link StealTargets}: a scan reads no other worker's {@code Worker}, except
+     * {@code parkState} (padded) when a victim holds one lone ready fiber ({@link #stealReady}).
+     */
     private Object steal(Worker w, int p, boolean readyOnly) {
         int n = workers.length;
         if (n == 1) {
@@ -392,8 +395,8 @@ final class WorkPicker {
                 found |= 1 << p;
                 continue;
             }
-            for (int v = 0; v < workers.length; v++) {
-                if (!targets.jobs(v, p).isEmpty() || !targets.ready(v, p).isEmpty()) {
+            for (int v = 0; v < targets.workerCount(); v++) {
+                if (targets.hasQueued(v, p)) {
                     found |= 1 << p;
                     break;
                 }
@@ -409,9 +412,9 @@ final class WorkPicker {
                 return true;
             }
         }
-        for (int v = 0; v < workers.length; v++) {
+        for (int v = 0; v < targets.workerCount(); v++) {
             for (int p = 0; p < Priority.COUNT; p++) {
-                if (!targets.jobs(v, p).isEmpty() || !targets.ready(v, p).isEmpty()) {
+                if (targets.hasQueued(v, p)) {
                     return true;
                 }
             }
