@@ -99,7 +99,12 @@ class WorkerCapTest {
             assertEquals(0, c.unslotted.get(), "BACKGROUND jobs ran on a worker holding no BACKGROUND slot");
             assertTrue(c.maxRegular.get() <= cap, "up to " + c.maxRegular.get() + " workers ran BACKGROUND by "
                     + "regular slots at once; the cap is " + cap + " (" + c.overflowEntries.get() + " overflow entries)");
-            assertEquals(0, jobs.schedulerForTests().caps.running(BG), "slots still held after every job ended");
+            // Eventually, not at once: a fiber that parked holding a slot is released by its old carrier
+            // after the park (Worker.mount), and by then the fiber may have resumed on another worker and
+            // ended its round. A leaked slot never comes back and still fails here.
+            PriorityCaps caps = jobs.schedulerForTests().caps;
+            TestSupport.eventually(() -> "every slot given back after every job ended: " + caps,
+                    () -> caps.running(BG) == 0);
         }
     }
 
