@@ -69,7 +69,7 @@ public final class JobDequeModel {
         }
 
         @Override
-        void complete(Scheduler s, Throwable failure, boolean cancelled) {
+        void complete(Scheduler s, Throwable failure, boolean cancelled, Fiber on) {
         }
 
         @Override

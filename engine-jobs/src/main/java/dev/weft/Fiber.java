@@ -66,9 +66,16 @@ final class Fiber implements Executor, Runnable {
         return null;
     }
 
+    // The worker this fiber is mounted on: written by that worker's thread just before it runs our
+    // continuation (Worker.mount), read only by this fiber while mounted there, so the same OS thread
+    // wrote it first. Plain. When we migrate, the new carrier writes it before we run again.
+    Worker carrier;
+
     /** The worker this fiber is mounted on right now (fibers migrate between waits). */
     Worker worker() {
-        return ((WorkerThread) FiberSupport.currentCarrier()).worker;
+        assert carrier == ((WorkerThread) FiberSupport.currentCarrier()).worker
+                : "carrier field " + carrier + " is stale: mounted without Worker.mount?";
+        return carrier;
     }
 
     // ---- scheduling (called by the JDK with the caller's continuation pinned) ----
@@ -215,7 +222,7 @@ final class Fiber implements Executor, Runnable {
         if (caps.isCapped(p)) {
             leaveCapped(p);
         }
-        job.finishRun(scheduler, failure);
+        job.finishRun(scheduler, failure, this);
     }
 
     /**
@@ -275,7 +282,7 @@ final class Fiber implements Executor, Runnable {
         if (capped) {
             leaveCapped(p);
         }
-        job.finishRun(scheduler, failure);
+        job.finishRun(scheduler, failure, this);
     }
 
     private Throwable runBody(JobNode job, int queuePriority) {

@@ -177,6 +177,7 @@ final class FiberPool {
             w.next = null;
             if (item instanceof Fiber ready) {
                 w.mounted = ready;
+                ready.carrier = w;
                 try {
                     ready.continuation().run();
                 } finally {

@@ -230,7 +230,7 @@ public final class JobHandle<T> extends JobNode {
     }
 
     @Override
-    void complete(Scheduler s, Throwable failure, boolean cancelled) {
+    void complete(Scheduler s, Throwable failure, boolean cancelled, Fiber on) {
         this.cancelled = cancelled;
         this.failure = failure;
         // The handle ends before its counter does: whoever sees the counter at zero may read every
@@ -240,7 +240,7 @@ public final class JobHandle<T> extends JobNode {
         if (f != null) {
             completeFuture(f);
         }
-        completeCounter(s, failure, !cancelled);
+        completeCounter(s, failure, !cancelled, on);   // on.worker(): where we are after the future's user code
     }
 
     @Override

@@ -51,15 +51,17 @@ abstract class JobNode {
     JobGroup group;                      // cancellation scope, inherited from the submitting job
     int priority;                        // Priority ordinal
     String name;                         // for errors, traces and the watchdog; null = derive lazily
+    JobNode nextFree;                    // the next node on its worker's free list (FreeNodes), owner-only
 
     /** Runs the work on the current fiber. Throws what the work throws. */
     abstract void execute() throws Throwable;
 
     /**
      * Called exactly once after the job ran (failure null if it succeeded) or was cancelled; {@code s}
-     * is the job system it ran in (its uncaught-failure handler), null only for a cancellation.
+     * is the job system it ran in (its uncaught-failure handler), null only for a cancellation;
+     * {@code on} is the fiber it ran on, or null (not on a fiber, or cancelled): see {@link #completeCounter}.
      */
-    abstract void complete(Scheduler s, Throwable failure, boolean cancelled);
+    abstract void complete(Scheduler s, Throwable failure, boolean cancelled, Fiber on);
 
     /** A readable name: the given one, or the job's class. */
     String name() {
@@ -161,7 +163,15 @@ abstract class JobNode {
      * thread): count it, complete it, recycle it.
      */
     final void finishRun(Scheduler s, Throwable failure) {
-        Worker ran = Worker.current(s);
+        finishRun(s, failure, null);
+    }
+
+    /**
+     * As above, for a job that ran on fiber {@code on} (null: the current thread is no fiber of {@code s}):
+     * the fiber knows its worker ({@link Fiber#worker}, a field), so no carrier lookup is needed.
+     */
+    final void finishRun(Scheduler s, Throwable failure, Fiber on) {
+        Worker ran = on != null ? on.worker() : Worker.current(s);
         if (ran != null) {
             ran.count(Worker.JOBS_RUN);
         }
@@ -171,14 +181,14 @@ abstract class JobNode {
         boolean honouredCancel = failure instanceof JobCancelledException
                 && (isCancellationRequested() || s.isStopping());
         try {
-            complete(s, honouredCancel ? null : failure, honouredCancel);
+            complete(s, honouredCancel ? null : failure, honouredCancel, on);
         } catch (RuntimeException misuse) {
             s.uncaughtFailureHandler.accept(name(), misuse);   // e.g. a counter decremented below zero
         }
         // complete() ran user code (the uncaught-failure handler, CompletableFuture dependents), which may
         // have parked this fiber and resumed it on another worker: the free list the node goes to is the
         // one of the worker we are on now, never the one we started on (its owner may be using it).
-        Worker now = Worker.current(s);
+        Worker now = on != null ? on.worker() : Worker.current(s);
         if (now != null) {
             recycle(now);
         }
@@ -200,7 +210,7 @@ abstract class JobNode {
         if (s != null) {
             s.reportCancelled(this);           // first: whoever sees the counter at zero finds it counted
         }
-        complete(s, null, true);
+        complete(s, null, true, null);
     }
 
     /**
@@ -209,11 +219,12 @@ abstract class JobNode {
      * (Worker.holdEnded); a cancelled one is subtracted at once, since whoever cancelled it (a group
      * cancel inside a long job, say) may go on running for long before any flush point.
      */
-    final void completeCounter(Scheduler s, Throwable failure, boolean ran) {
+    final void completeCounter(Scheduler s, Throwable failure, boolean ran, Fiber on) {
         Counter c = counter;
         Worker w;
         if (c != null) {
-            if (ran && failure == null && s != null && (w = Worker.current(s)) != null) {
+            if (ran && failure == null && s != null
+                    && (w = on != null ? on.worker() : Worker.current(s)) != null) {   // the worker we are on now
                 w.holdEnded(c);                  // subtracted with others (Worker.holdEnded, §13)
             } else {
                 c.jobEnded(this, failure);       // a failure is recorded and counted at once

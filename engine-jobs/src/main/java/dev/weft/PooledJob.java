@@ -41,8 +41,8 @@ final class PooledJob extends JobNode {
     }
 
     @Override
-    void complete(Scheduler s, Throwable failure, boolean cancelled) {
-        completeCounter(s, failure, !cancelled);
+    void complete(Scheduler s, Throwable failure, boolean cancelled, Fiber on) {
+        completeCounter(s, failure, !cancelled, on);
     }
 
     @Override

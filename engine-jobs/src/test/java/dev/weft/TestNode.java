@@ -13,7 +13,7 @@ final class TestNode extends JobNode {
     }
 
     @Override
-    void complete(Scheduler s, Throwable failure, boolean cancelled) {
+    void complete(Scheduler s, Throwable failure, boolean cancelled, Fiber on) {
     }
 
     @Override
