@@ -167,11 +167,19 @@ abstract class JobNode {
     }
 
     /**
+     * The worker the current thread is on now: fiber {@code on}'s (a field read, {@link Fiber#worker}), or
+     * for {@code on} null the carrier lookup (null: not a worker of {@code s}).
+     */
+    private static Worker workerOf(Scheduler s, Fiber on) {
+        return on != null ? on.worker() : Worker.current(s);
+    }
+
+    /**
      * As above, for a job that ran on fiber {@code on} (null: the current thread is no fiber of {@code s}):
      * the fiber knows its worker ({@link Fiber#worker}, a field), so no carrier lookup is needed.
      */
     final void finishRun(Scheduler s, Throwable failure, Fiber on) {
-        Worker ran = on != null ? on.worker() : Worker.current(s);
+        Worker ran = workerOf(s, on);
         if (ran != null) {
             ran.count(Worker.JOBS_RUN);
         }
@@ -188,7 +196,7 @@ abstract class JobNode {
         // complete() ran user code (the uncaught-failure handler, CompletableFuture dependents), which may
         // have parked this fiber and resumed it on another worker: the free list the node goes to is the
         // one of the worker we are on now, never the one we started on (its owner may be using it).
-        Worker now = on != null ? on.worker() : Worker.current(s);
+        Worker now = workerOf(s, on);   // asked again: see above
         if (now != null) {
             recycle(now);
         }
@@ -224,7 +232,7 @@ abstract class JobNode {
         Worker w;
         if (c != null) {
             if (ran && failure == null && s != null
-                    && (w = on != null ? on.worker() : Worker.current(s)) != null) {   // the worker we are on now
+                    && (w = workerOf(s, on)) != null) {
                 w.holdEnded(c);                  // subtracted with others (Worker.holdEnded, §13)
             } else {
                 c.jobEnded(this, failure);       // a failure is recorded and counted at once
