@@ -66,16 +66,31 @@ final class Fiber implements Executor, Runnable {
         return null;
     }
 
-    // The worker this fiber is mounted on: written by that worker's thread just before it runs our
-    // continuation (Worker.mount), read only by this fiber while mounted there, so the same OS thread
-    // wrote it first. Plain. When we migrate, the new carrier writes it before we run again.
-    Worker carrier;
+    // The worker inside Worker.mount for this fiber, or null: the mount claim (SYNCHRONIZATION.md §3, "One
+    // mount at a time"). A carrier takes it by CAS before it runs our continuation and gives it back (release
+    // store) after its unmount bookkeeping, so no two carriers are ever in mount for us at once. The JDK
+    // can hand us our continuation twice for one wake (Thread.getStackTrace on us while we wait in a ready
+    // queue resubmits "as the task may have run while suspended"); the second run is a no-op in the JDK,
+    // but without the claim its carrier would overwrite this field while we run elsewhere.
+    // While we run, it is the worker we run on: this fiber reads it plain, as the same OS thread wrote it.
+    volatile Worker carrier;
+
+    /** Carrier side: claims the right to run this fiber's continuation; false if another carrier holds it. */
+    boolean claimMount(Worker w) {
+        return CARRIER.compareAndSet(this, null, w);
+    }
+
+    /** Carrier side, after the continuation returned and the carrier is done with us: ends the claim. */
+    void releaseMount() {
+        CARRIER.setRelease(this, null);
+    }
 
     /** The worker this fiber is mounted on right now (fibers migrate between waits). */
     Worker worker() {
-        assert carrier == ((WorkerThread) FiberSupport.currentCarrier()).worker
-                : "carrier field " + carrier + " is stale: mounted without Worker.mount?";
-        return carrier;
+        Worker w = (Worker) CARRIER.get(this);           // plain: our own carrier's write, same OS thread
+        assert w == ((WorkerThread) FiberSupport.currentCarrier()).worker
+                : "carrier field " + w + " is stale: mounted without Worker.mount?";
+        return w;
     }
 
     // ---- scheduling (called by the JDK with the caller's continuation pinned) ----
@@ -106,10 +121,12 @@ final class Fiber implements Executor, Runnable {
     }
 
     private static final VarHandle IDLE;
+    private static final VarHandle CARRIER;
 
     static {
         try {
             IDLE = MethodHandles.lookup().findVarHandle(Fiber.class, "idle", boolean.class);
+            CARRIER = MethodHandles.lookup().findVarHandle(Fiber.class, "carrier", Worker.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }

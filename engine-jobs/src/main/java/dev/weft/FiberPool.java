@@ -31,6 +31,9 @@ final class FiberPool {
     // Idle fibers made runnable by something other than a taker's claim (a stray unpark, see
     // Fiber.claimIdle): harmless, but each costs a mount, and Weft's own wake-ups should cause none.
     final AtomicLong strayIdleWakes = new AtomicLong();
+    // Mounts dropped because the fiber was already mounted elsewhere: a wake the JDK handed us twice
+    // (Thread.getStackTrace on a fiber waiting in a ready queue). Worker.standAside.
+    final AtomicLong duplicateWakes = new AtomicLong();
     private final Scheduler scheduler;
     private final FiberPoolPolicy policy;
     private final AtomicInteger busyFibers;    // WorkerParking.busyFibers: counted before a fiber can run
@@ -176,12 +179,15 @@ final class FiberPool {
             Object item = w.next;
             w.next = null;
             if (item instanceof Fiber ready) {
+                while (!ready.claimMount(w)) {
+                    Thread.onSpinWait();       // a duplicate wake's no-op mount elsewhere: brief
+                }
                 w.mounted = ready;
-                ready.carrier = w;
                 try {
                     ready.continuation().run();
                 } finally {
                     w.mounted = null;
+                    ready.releaseMount();
                 }
             }
         }

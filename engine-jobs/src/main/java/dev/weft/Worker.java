@@ -330,27 +330,67 @@ final class Worker extends WorkerLayout.PadAfterParkState {
     }
 
     private void mount(Fiber f) {
-        if (capTaken != 0) {
-            capHeld |= capTaken;                 // the slots the picker took for this ready fiber's stack
+        int taken = capTaken;
+        if (taken != 0) {
+            capHeld |= taken;                    // the slots the picker took for this ready fiber's stack
             capTaken = 0;
         }
-        mounted = f;
-        f.carrier = this;                        // before the fiber runs: Fiber.worker() reads it
+        if (!f.claimMount(this) && !claimAfterItsCarrier(f, taken)) {
+            return;                              // a duplicate wake, dropped, or f queued again
+        }
+        mounted = f;                             // f.carrier is this now: Fiber.worker() reads it
         try {
             f.continuation().run();
         } finally {
             mounted = null;
-            if (f.poolAfterUnmount) {            // it parked idle: only now may another worker take it
-                f.poolAfterUnmount = false;
-                scheduler.fibers.pool(this, f);
-            }
             flushHeld();                         // the fiber parked, yielded or ended: nothing held meanwhile
             if (capHeld != 0) {
                 // The fiber parked (or ended) holding capped slots: a parked fiber is nobody's. Our own
                 // record, not the fiber's: it may already run on another worker, which took its own.
                 scheduler.caps.releaseAll(this, capHeld);
             }
+            boolean parkedIdle = f.poolAfterUnmount;
+            f.poolAfterUnmount = false;
+            f.releaseMount();                    // from here on another carrier may mount f
+            if (parkedIdle) {                    // only now may another worker take it (and mount it at once)
+                scheduler.fibers.pool(this, f);
+            }
         }
+    }
+
+    // Spins of claimAfterItsCarrier before it queues the fiber again: the other carrier's tail after an
+    // unmount (flushHeld, the caps, two stores) is well under this unless its thread was preempted.
+    private static final int CLAIM_SPINS = 256;
+
+    /**
+     * Mounting {@code f} found another carrier's claim on it (Fiber.carrier). If f is mounted there (the
+     * JDK's own carrier field), this entry is a duplicate of a wake that carrier already consumed, and
+     * running it would be a no-op in the JDK: drop it. Otherwise that carrier is between the fiber's unmount
+     * and the end of its bookkeeping, and this may be the fiber's one real wake (a fiber that yields is
+     * queued from inside its old carrier's mount, and another worker can take it at once): wait for the
+     * claim a little, then queue f again so that the wake is never lost.
+     *
+     * @return true if the claim is ours now and f is to be mounted
+     */
+    private boolean claimAfterItsCarrier(Fiber f, int capsTakenForF) {
+        for (int spin = 0; spin < CLAIM_SPINS; spin++) {
+            if (dev.weft.internal.FiberSupport.isMounted(f.thread)) {
+                break;
+            }
+            Thread.onSpinWait();
+            if (f.claimMount(this)) {
+                return true;
+            }
+        }
+        if (capsTakenForF != 0) {
+            scheduler.caps.releaseAll(this, capsTakenForF);   // taken again when f is picked again
+        }
+        if (dev.weft.internal.FiberSupport.isMounted(f.thread)) {
+            scheduler.fibers.duplicateWakes.incrementAndGet();
+        } else {
+            scheduler.fiberReady(f);
+        }
+        return false;
     }
 
     /** On this worker's own thread: pins it to CPU (index mod CPUs); says once why not, if it cannot. */

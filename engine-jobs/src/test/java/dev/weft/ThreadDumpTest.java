@@ -69,7 +69,21 @@ class ThreadDumpTest {
             spinOnPurpose(stop);
         }, null);
         TestSupport.await(busy);
-        TestSupport.eventually("the job parked", () -> jobs.stats().fibersParked() == 1);
+        // Not just fibersParked() == 1: that count rises at beginWait, before the fiber has unmounted, and the
+        // busy job counts down before it enters spinOnPurpose. The dumps below are taken once both fibers are
+        // where they stay until release(): one WAITING in waitingOnPurpose, one RUNNABLE in spinOnPurpose.
+        TestSupport.eventually("one fiber parked in waitingOnPurpose and one running spinOnPurpose",
+                () -> fiberIn("waitingOnPurpose", Thread.State.WAITING) && fiberIn("spinOnPurpose", Thread.State.RUNNABLE));
+    }
+
+    private boolean fiberIn(String method, Thread.State state) {
+        for (Fiber f : jobs.schedulerForTests().fibers.all()) {
+            if (f.thread.getState() == state
+                    && Arrays.stream(f.thread.getStackTrace()).anyMatch(e -> e.getMethodName().equals(method))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @AfterEach

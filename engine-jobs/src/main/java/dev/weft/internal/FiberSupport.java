@@ -99,6 +99,11 @@ public final class FiberSupport {
         }
     }
 
+    /** Whether virtual thread {@code vt} is mounted on a carrier right now (JDK field, acquire load). */
+    public static boolean isMounted(Thread vt) {
+        return CARRIER.getAcquire(vt) != null;
+    }
+
     /** The platform thread the current thread runs on: its carrier if virtual, else itself. */
     public static Thread currentCarrier() {
         Thread t = Thread.currentThread();
