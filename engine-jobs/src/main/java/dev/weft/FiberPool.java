@@ -32,7 +32,7 @@ final class FiberPool {
     // Fiber.claimIdle): harmless, but each costs a mount, and Weft's own wake-ups should cause none.
     final AtomicLong strayIdleWakes = new AtomicLong();
     // Mounts dropped because the fiber was already mounted elsewhere: a wake the JDK handed us twice
-    // (Thread.getStackTrace on a fiber waiting in a ready queue). Worker.standAside.
+    // (Thread.getStackTrace on a fiber waiting in a ready queue). Worker.claimAfterItsCarrier.
     final AtomicLong duplicateWakes = new AtomicLong();
     private final Scheduler scheduler;
     private final FiberPoolPolicy policy;

@@ -373,10 +373,9 @@ final class Worker extends WorkerLayout.PadAfterParkState {
      * @return true if the claim is ours now and f is to be mounted
      */
     private boolean claimAfterItsCarrier(Fiber f, int capsTakenForF) {
-        for (int spin = 0; spin < CLAIM_SPINS; spin++) {
-            if (dev.weft.internal.FiberSupport.isMounted(f.thread)) {
-                break;
-            }
+        boolean duplicate = false;
+        for (int spin = 0; spin < CLAIM_SPINS && !(duplicate = dev.weft.internal.FiberSupport.isMounted(f.thread));
+                spin++) {
             Thread.onSpinWait();
             if (f.claimMount(this)) {
                 return true;
@@ -385,7 +384,7 @@ final class Worker extends WorkerLayout.PadAfterParkState {
         if (capsTakenForF != 0) {
             scheduler.caps.releaseAll(this, capsTakenForF);   // taken again when f is picked again
         }
-        if (dev.weft.internal.FiberSupport.isMounted(f.thread)) {
+        if (duplicate) {
             scheduler.fibers.duplicateWakes.incrementAndGet();
         } else {
             scheduler.fiberReady(f);
