@@ -80,10 +80,9 @@ public final class Counter {
 
     /**
      * A counter born holding {@code pending} units, epoch 1: what {@code new Counter(name)} then
-     * {@code add(pending)} leave, without the add's CAS (one per {@link JobHandle}). The write is plain:
-     * only for a counter nobody else can see yet. A JobHandle keeps it in a final field, so the freeze at
-     * the end of the handle's constructor publishes this write with the handle however the handle travels
-     * (JLS 17.5), and the deque push that queues the handle is a release store besides.
+     * {@code add(pending)} leave, without the add's CAS. The write is plain: only for a counter nobody
+     * else can see yet, published by what hands it over (a {@link JobHandle}'s waiter counter by the CAS
+     * that installs it; {@code runAndWait}'s by the release store of the push that queues its jobs).
      */
     Counter(String name, int pending) {
         this.name = name;

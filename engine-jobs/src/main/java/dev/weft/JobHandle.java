@@ -46,10 +46,15 @@ import java.util.concurrent.TimeoutException;
  */
 public final class JobHandle<T> extends JobNode {
     private static final VarHandle FUTURE;
+    private static final VarHandle DONE_SIGNAL;
+    /** {@code doneSignal} once the job has ended. */
+    private static final Object ENDED = new Object();
 
     static {
         try {
-            FUTURE = MethodHandles.lookup().findVarHandle(JobHandle.class, "future", CompletableFuture.class);
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            FUTURE = l.findVarHandle(JobHandle.class, "future", CompletableFuture.class);
+            DONE_SIGNAL = l.findVarHandle(JobHandle.class, "doneSignal", Object.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -58,13 +63,18 @@ public final class JobHandle<T> extends JobNode {
     private Callable<T> callable;          // dropped by the running fiber when the job ends (nothing retained)
     private final Class<?> callableType;   // for the default name once the callable is gone
     private final Scheduler scheduler;
-    private final Counter done;            // 1 until the job ends; join waits on it
+    // Whether the job has ended, and what a waiter waits on (SYNCHRONIZATION.md §19, "A handle's end"):
+    // null while it has not ended and nobody had to wait; a Counter holding 1 once a waiter needed one (its
+    // CAS from null); ENDED once it ended (complete's getAndSet, which hands over any counter installed
+    // before it, to be decremented). Only forward: null -> Counter -> ENDED, or null -> ENDED. A fork/join
+    // that runs its child inline, or a handle never joined, never makes the counter.
+    private volatile Object doneSignal;
 
     @Override
     boolean isAwaitedBy(Counter c) {
-        return c == done || counter == c;
+        return counter == c || (c != null && c == doneSignal);
     }
-    private T result;                      // written before done is decremented (which publishes it)
+    private T result;                      // written before complete's getAndSet of doneSignal (which publishes it)
     private Throwable failure;             // likewise
     private boolean cancelled;             // likewise
     private volatile CompletableFuture<T> future;
@@ -78,8 +88,6 @@ public final class JobHandle<T> extends JobNode {
         this.priority = priority.ordinal();
         this.counter = counter;
         this.group = group;
-        this.done = new Counter(name, 1);      // as add(1), without its CAS: nobody sees it yet
-        this.done.helpScheduler = scheduler;   // a join from outside may help (WaitingHelp)
     }
 
     /** The job's name. */
@@ -93,7 +101,7 @@ public final class JobHandle<T> extends JobNode {
      * @return true once the job has ended, however it ended
      */
     public boolean isDone() {
-        return done.value() == 0;
+        return doneSignal == ENDED;
     }
 
     /**
@@ -118,7 +126,10 @@ public final class JobHandle<T> extends JobNode {
             Fiber f = Fiber.current();
             checkNotSelf(f);
             helpIfStillLocal(f);
-            done.await();
+            Counter done = counterToWaitOn();
+            if (done != null) {
+                done.await();
+            }
         }
         return report();
     }
@@ -139,7 +150,8 @@ public final class JobHandle<T> extends JobNode {
             checkNotSelf(f);
             helpIfStillLocal(f);
         }
-        if (!done.await(timeout)) {
+        Counter done = counterToWaitOn();
+        if (done != null && !done.await(timeout)) {
             throw new TimeoutException("job '" + name() + "' did not finish within " + timeout);
         }
         return report();
@@ -235,8 +247,13 @@ public final class JobHandle<T> extends JobNode {
         this.failure = failure;
         // The handle ends before its counter does: whoever sees the counter at zero may read every
         // handle it counts (isDone, getNow, the future) and must find it ended.
-        done.decrement();                    // release: publishes result/failure/cancelled to joiners
-        CompletableFuture<T> f = future;     // volatile read after the decrement: see toCompletableFuture
+        // getAndSet: publishes result/failure/cancelled to whoever reads ENDED, and takes the counter a
+        // waiter installed (if any) in the same atomic step, so no waiter can slip in between (§19).
+        Object waited = DONE_SIGNAL.getAndSet(this, ENDED);
+        if (waited instanceof Counter done) {
+            done.decrement();                // wakes the waiters; ENDED was stored first
+        }
+        CompletableFuture<T> f = future;     // volatile read after the getAndSet: see toCompletableFuture
         if (f != null) {
             completeFuture(f);
         }
@@ -250,10 +267,30 @@ public final class JobHandle<T> extends JobNode {
 
     /** The counter that reaches zero when this job ends (a prerequisite's completion, {@link Prerequisites}). */
     Counter doneCounter() {
-        return done;
+        Counter c = counterToWaitOn();
+        return c != null ? c : new Counter(name);   // ended: a counter at zero says so
     }
 
-    /** What the job threw, once it ended (published by the decrement of {@link #doneCounter()}); or null. */
+    /**
+     * The counter to wait on for this job's end, made and installed on first need; null if the job has
+     * ended. Born holding 1 (a plain write, published by the CAS): complete()'s getAndSet, which comes
+     * after our CAS or finds ENDED there first, takes it and decrements it. Losing the CAS to another
+     * waiter returns theirs; losing it to the end returns null.
+     */
+    Counter counterToWaitOn() {
+        Object s = doneSignal;
+        if (s == null) {
+            Counter mine = new Counter(name, 1);
+            mine.helpScheduler = scheduler;         // a join from outside may help (WaitingHelp)
+            s = DONE_SIGNAL.compareAndExchange(this, null, mine);
+            if (s == null) {
+                return mine;
+            }
+        }
+        return s == ENDED ? null : (Counter) s;
+    }
+
+    /** What the job threw, once it ended (published with ENDED, see {@code doneSignal}); or null. */
     Throwable failureCause() {
         return failure;
     }
