@@ -280,7 +280,7 @@ public final class JobHandle<T> extends JobNode {
     Counter counterToWaitOn() {
         Object s = doneSignal;
         if (s == null) {
-            Counter mine = new Counter(name, 1);
+            Counter mine = new Counter("join of '" + name() + "'", 1);   // its name is what reports show
             mine.helpScheduler = scheduler;         // a join from outside may help (WaitingHelp)
             s = DONE_SIGNAL.compareAndExchange(this, null, mine);
             if (s == null) {
@@ -288,6 +288,11 @@ public final class JobHandle<T> extends JobNode {
             }
         }
         return s == ENDED ? null : (Counter) s;
+    }
+
+    /** The counter joiners wait on, if one had to wait and the job has not ended; else null (WaitCycle). */
+    Counter joinersCounter() {
+        return doneSignal instanceof Counter c ? c : null;
     }
 
     /** What the job threw, once it ended (published with ENDED, see {@code doneSignal}); or null. */

@@ -538,8 +538,8 @@ public final class JobSystem implements Executor, AutoCloseable {
     }
 
     /**
-     * Cycles of parked jobs waiting on each other's counters (deadlocks), with their stacks. A
-     * snapshot: cheap enough to call when a frame overruns badly.
+     * Cycles of parked jobs waiting on each other's counters or joining each other's handles
+     * (deadlocks), with their stacks. A snapshot: cheap enough to call when a frame overruns badly.
      *
      * @return the cycles found, each listing its jobs and what they wait on; empty when there is none
      */

@@ -42,6 +42,11 @@ public record WaitCycle(List<Entry> entries) {
                 if (k.counter != null) {
                     completers.computeIfAbsent(k.counter, c -> new ArrayList<>()).add(f);
                 }
+                // A handle's joiners wait on a counter of its own, made by the first one that had to wait.
+                Counter joined = k instanceof JobHandle<?> h ? h.joinersCounter() : null;
+                if (joined != null) {
+                    completers.computeIfAbsent(joined, c -> new ArrayList<>()).add(f);
+                }
             }
         }
         List<WaitCycle> cycles = new ArrayList<>();

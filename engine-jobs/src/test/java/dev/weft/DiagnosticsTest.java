@@ -21,6 +21,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import jdk.jfr.Recording;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
@@ -263,6 +264,41 @@ class DiagnosticsTest {
         }
     }
 
+
+    /** Two jobs that join each other's handles (a deadlock) are a cycle, named by the handles' joins. */
+    @Test
+    @Timeout(60)
+    void twoJobsJoiningEachOthersHandlesAreFoundAsACycle() throws Exception {
+        JobSystem jobs = JobSystem.builder().name("handle-cycle").workers(2).build();
+        try {
+            // Both jobs start before either joins: a job still queued on the joiner's own deque would be
+            // run inline by the join, which then refuses the self-join instead of waiting.
+            Counter bothStarted = new Counter("both started");
+            bothStarted.add(2);
+            AtomicReferenceArray<JobHandle<Integer>> handles = new AtomicReferenceArray<>(2);
+            for (int i = 0; i < 2; i++) {
+                int other = 1 - i;
+                handles.set(i, jobs.submit(Priority.NORMAL, i == 0 ? "job a" : "job b", () -> {
+                    bothStarted.decrement();
+                    bothStarted.await();
+                    while (handles.get(other) == null) {
+                        Thread.onSpinWait();
+                    }
+                    return handles.get(other).join() + 1;
+                }));
+            }
+            eventually(() -> "a cycle through the two handles; fibers " + TestSupport.fiberStates(jobs),
+                    () -> !jobs.findWaitCycles().isEmpty());
+            List<WaitCycle> cycles = jobs.findWaitCycles();
+            assertEquals(1, cycles.size(), cycles.toString());
+            String text = cycles.toString();
+            assertTrue(text.contains("job a") && text.contains("job b") && text.contains("join of 'job a'")
+                    && text.contains("join of 'job b'"), text);
+        } finally {
+            jobs.shutdownNow();                                        // cancels both waits
+            assertTrue(jobs.awaitTermination(TestSupport.LONG), "terminated after shutdownNow");
+        }
+    }
 
     /** The watchdog thread's state and stack, first in a failure message (CI logs cut long dumps). */
     private static String watchdogThreadState() {
