@@ -54,16 +54,10 @@ final class Fiber implements Executor, Runnable {
     /** The Weft fiber the current thread is, or null (a platform thread or a foreign virtual thread). */
     static Fiber current() {
         Thread t = Thread.currentThread();
-        if (!t.isVirtual()) {
-            return null;
-        }
-        if (FiberSupport.currentCarrier() instanceof WorkerThread wt) {
-            Fiber f = wt.worker.mounted;
-            if (f != null && f.thread == t) {
-                return f;
-            }
-        }
-        return null;
+        // A fiber's thread has the fiber as its scheduler; a virtual thread started inside a job inherits
+        // that scheduler but is not the fiber's thread. One load of a final field, where asking the carrier
+        // took three dependent loads.
+        return t.isVirtual() && FiberSupport.schedulerOf(t) instanceof Fiber f && f.thread == t ? f : null;
     }
 
     // The worker inside Worker.mount for this fiber, or null: the mount claim (SYNCHRONIZATION.md §3, "One

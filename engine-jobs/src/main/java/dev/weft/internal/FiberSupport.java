@@ -27,6 +27,7 @@ public final class FiberSupport {
 
     private static final MethodHandle NEW_BUILDER;     // (Executor) -> Thread.Builder.OfVirtual
     private static final VarHandle CARRIER;            // VirtualThread.carrierThread (volatile Thread)
+    private static final VarHandle SCHEDULER;          // VirtualThread.scheduler (final Executor)
     private static final VarHandle THREAD_LOCALS;      // Thread.threadLocals
     private static final VarHandle INHERITABLE_THREAD_LOCALS;
     private static final VarHandle SCOPED_VALUE_BINDINGS;   // Thread.scopedValueBindings (Object)
@@ -39,6 +40,7 @@ public final class FiberSupport {
     static {
         MethodHandle newBuilder = null;
         VarHandle carrier = null;
+        VarHandle scheduler = null;
         VarHandle locals = null;
         VarHandle inheritable = null;
         VarHandle bindings = null;
@@ -55,6 +57,8 @@ public final class FiberSupport {
                     .asType(MethodType.methodType(Thread.Builder.OfVirtual.class, Executor.class));
             carrier = MethodHandles.privateLookupIn(virtualThread, MethodHandles.lookup())
                     .findVarHandle(virtualThread, "carrierThread", Thread.class);
+            scheduler = MethodHandles.privateLookupIn(virtualThread, MethodHandles.lookup())
+                    .findVarHandle(virtualThread, "scheduler", Executor.class);
             locals = lookup.findVarHandle(Thread.class, "threadLocals", localsMap);
             inheritable = lookup.findVarHandle(Thread.class, "inheritableThreadLocals", localsMap);
             bindings = lookup.findVarHandle(Thread.class, "scopedValueBindings", Object.class);
@@ -68,6 +72,7 @@ public final class FiberSupport {
         }
         NEW_BUILDER = newBuilder;
         CARRIER = carrier;
+        SCHEDULER = scheduler;
         THREAD_LOCALS = locals;
         INHERITABLE_THREAD_LOCALS = inheritable;
         SCOPED_VALUE_BINDINGS = bindings;
@@ -102,6 +107,14 @@ public final class FiberSupport {
     /** Whether virtual thread {@code vt} is mounted on a carrier right now (JDK field, acquire load). */
     public static boolean isMounted(Thread vt) {
         return CARRIER.getAcquire(vt) != null;
+    }
+
+    /**
+     * The scheduler of virtual thread {@code vt} (the executor its continuation is handed to): for a Weft
+     * fiber, the fiber itself; a virtual thread started inside a job inherits it. A final field: a plain load.
+     */
+    public static Executor schedulerOf(Thread vt) {
+        return (Executor) SCHEDULER.get(vt);
     }
 
     /** The platform thread the current thread runs on: its carrier if virtual, else itself. */
