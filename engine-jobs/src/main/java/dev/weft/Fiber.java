@@ -368,8 +368,8 @@ final class Fiber implements Executor, Runnable {
         }
         int p = handle.priority;
         var deque = w.jobs[p];
-        if (deque.peekBottom() == handle && takeNestedSlot(p)) {
-            if (deque.pop() == handle) {     // pop: the bottom, or null if stolen
+        if (deque.atBottom() == handle && takeNestedSlot(p)) {
+            if (deque.popIf(handle) != null) {   // null: a thief took it (the plain read above is a hint)
                 runNested(handle);
                 worker().flushHeld();        // the joiner goes on with its job: hold nothing back meanwhile
             } else {

@@ -129,13 +129,39 @@ final class JobDeque extends JobDequeLayout.PadAfterArray {
     }
 
     /**
-     * Owner only: the element {@link #pop} would return next, without removing it, or null. The owner uses
-     * it to decide whether the bottom element is one it may run inline (a job the waiter depends on).
+     * Owner only: the node in the bottom slot, or null, read plainly with no check of its stamp: it may
+     * already be a thief's (and, recycled there, another job's). A candidate for {@link #popIf}, whose
+     * CAS decides; what it read of the node before that is only a hint.
      */
-    JobNode peekBottom() {
-        assert onOwnerThread("peekBottom");
+    JobNode atBottom() {
+        assert onOwnerThread("atBottom");
         long b = (long) BOTTOM.getOpaque(this) - 1;
-        return unclaimedAt((JobNode[]) ARRAY.getOpaque(this), b);
+        JobNode[] a = (JobNode[]) ARRAY.getOpaque(this);
+        return a[(int) (b & (a.length - 1))];
+    }
+
+    /**
+     * Owner only: {@link #pop}, but only if the bottom element is {@code expected}; null otherwise (another
+     * element at the bottom, none, or {@code expected} taken by a thief), and then nothing changes. One
+     * read of {@code bottom} and the slot where {@link #peekBottom} then {@code pop} read them twice.
+     */
+    JobNode popIf(JobNode expected) {
+        assert onOwnerThread("popIf");
+        long b = (long) BOTTOM.getOpaque(this) - 1;
+        JobNode[] a = (JobNode[]) ARRAY.getOpaque(this);
+        int slot = (int) (b & (a.length - 1));
+        if (a[slot] != expected || expected == null) {  // the owner's own write, or null, or a thief's clear
+            return null;
+        }
+        long stamp = stampOf(b);
+        // Fails if a thief claimed index b (then it was the last), or if expected sits in this slot from
+        // an earlier index (its stamp names that index, not b): either way it is not ours to pop.
+        if (!JobNode.DEQUE_STAMP.compareAndSet(expected, stamp, stamp | CLAIMED)) {
+            return null;
+        }
+        BOTTOM.setRelease(this, b);
+        a[slot] = null;                                // index b is ours alone now
+        return expected;
     }
 
     /** Any thread: steals the oldest element, or null if none was there or another taker won it. */

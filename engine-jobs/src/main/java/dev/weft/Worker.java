@@ -280,13 +280,13 @@ final class Worker extends WorkerLayout.PadAfterParkState {
     JobNode popLocalJobOf(Counter counter, Fiber helper) {
         assert onOwnerThread("popLocalJobOf");
         for (int p = 0; p < Priority.COUNT; p++) {
-            JobNode j = jobs[p].peekBottom();
+            // A plain read (a thief may have it already, even recycled as another job): popIf's CAS decides.
+            JobNode j = jobs[p].atBottom();
             if (j != null && j.counter == counter && helper.takeNestedSlot(p)) {   // a capped one needs a slot
-                JobNode popped = jobs[p].pop();   // the bottom element or null if a thief took it meanwhile
-                if (popped == null) {
-                    helper.undoNestedSlot(p);
+                if (jobs[p].popIf(j) != null) {
+                    return j;
                 }
-                return popped;
+                helper.undoNestedSlot(p);         // taken by a thief: look at the next priority
             }
         }
         return null;

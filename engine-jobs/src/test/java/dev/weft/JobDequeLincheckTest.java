@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
  * operations share one thread ({@code nonParallelGroup = "owner"}); steals run on every thread. The
  * deque starts with three elements (10, 11, 12) in its smallest ring (4 slots), so two pushes grow the
  * ring while thieves read it. {@code pushPopped} pushes the node the owner popped last again, as Weft
- * recycles nodes, often at the index it just left.
+ * recycles nodes, often at the index it just left. {@code popIfLastPushed} is a join's pop: it takes the
+ * node the owner pushed last, only if it is still at the bottom.
  *
  * <p>{@code steal} may return null when it lost the stamp CAS, or saw the top element claimed before its
  * claimant moved {@code top} on, although elements remain: that is its contract, not linearizable as a
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.Test;
 public class JobDequeLincheckTest {
     private final JobDeque deque = new JobDeque(2, null);
     private TestNode popped;                         // the owner's last pop, pushed again by pushPopped
+    private TestNode lastPushed;                     // the owner's last push, for popIfLastPushed
 
     public JobDequeLincheckTest() {
         deque.push(new TestNode(10));
@@ -38,7 +40,8 @@ public class JobDequeLincheckTest {
 
     @Operation(nonParallelGroup = "owner")
     public void push(@Param(name = "e") int e) {
-        deque.push(new TestNode(e));
+        lastPushed = new TestNode(e);
+        deque.push(lastPushed);
     }
 
     /** The node popped last, with a new value (e + 20), pushed again; nothing if there is none. */
@@ -49,6 +52,7 @@ public class JobDequeLincheckTest {
             popped = null;
             n.value = e + 20;
             deque.push(n);
+            lastPushed = n;
         }
     }
 
@@ -58,6 +62,18 @@ public class JobDequeLincheckTest {
         if (n == null) {
             return null;
         }
+        popped = n;
+        return n.value;
+    }
+
+    /** The owner's join of the node it pushed last: popped only if it is still at the bottom. */
+    @Operation(nonParallelGroup = "owner")
+    public Integer popIfLastPushed() {
+        TestNode n = lastPushed;
+        if (n == null || deque.popIf(n) == null) {
+            return null;
+        }
+        lastPushed = null;
         popped = n;
         return n.value;
     }

@@ -25,13 +25,46 @@ class JobDequeTest {
         deque.push(a);
         deque.push(b);
         deque.push(c);
-        assertSame(c, deque.peekBottom());
+        assertSame(c, deque.atBottom());
         assertSame(c, deque.pop());
         assertSame(a, deque.steal());
         assertSame(b, deque.pop());
         assertNull(deque.pop());
         assertNull(deque.steal());
         assertTrue(deque.isEmpty());
+    }
+
+    @Test
+    void popIfTakesTheBottomOnlyWhenItIsTheExpectedNode() {
+        TestNode a = new TestNode(1);
+        TestNode b = new TestNode(2);
+        deque.push(a);
+        deque.push(b);
+        assertNull(deque.popIf(a), "a is not at the bottom");
+        assertNull(deque.popIf(null));
+        assertSame(b, deque.atBottom(), "a refused popIf changes nothing");
+        assertSame(b, deque.popIf(b));
+        assertSame(a, deque.atBottom());
+        assertSame(a, deque.steal(), "a thief takes a");
+        assertNull(deque.popIf(a), "a thief's claim is final: popIf on what is still read in the slot fails");
+        assertTrue(deque.isEmpty());
+        deque.push(b);                    // the same node again, at the index a left: a fresh push
+        assertSame(b, deque.popIf(b));
+        assertTrue(deque.isEmpty());
+    }
+
+    /** A thief claimed the bottom (the last) element but has not cleared its slot: popIf must fail. */
+    @Test
+    void popIfFailsOnANodeAThiefHasClaimedButNotYetCleared() {
+        TestNode a = new TestNode(1);
+        deque.push(a);
+        long t = deque.topIndex();
+        JobNode[] ring = deque.ring();
+        long claimed = (long) JobNode.DEQUE_STAMP.getVolatile(a) | JobDeque.CLAIMED;
+        JobNode.DEQUE_STAMP.setVolatile(a, claimed);            // the thief's CAS, nothing after it yet
+        assertSame(a, deque.atBottom(), "the slot still holds it");
+        assertNull(deque.popIf(a));
+        assertNull(deque.claim(t, ring, a), "and the stamp is not ours to claim again");
     }
 
     @Test
