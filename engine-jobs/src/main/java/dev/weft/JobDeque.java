@@ -142,15 +142,16 @@ final class JobDeque extends JobDequeLayout.PadAfterArray {
 
     /**
      * Owner only: {@link #pop}, but only if the bottom element is {@code expected}; null otherwise (another
-     * element at the bottom, none, or {@code expected} taken by a thief), and then nothing changes. One
-     * read of {@code bottom} and the slot where {@link #peekBottom} then {@code pop} read them twice.
+     * element at the bottom, none, or {@code expected} taken by a thief), and then nothing changes. With
+     * {@link #atBottom} it replaces a validated peek and a pop: the claim CAS checks the stamp that the
+     * peek read (volatile) before it.
      */
     JobNode popIf(JobNode expected) {
         assert onOwnerThread("popIf");
         long b = (long) BOTTOM.getOpaque(this) - 1;
         JobNode[] a = (JobNode[]) ARRAY.getOpaque(this);
         int slot = (int) (b & (a.length - 1));
-        if (a[slot] != expected || expected == null) {  // the owner's own write, or null, or a thief's clear
+        if (expected == null || a[slot] != expected) {  // the owner's own write, or null, or a thief's clear
             return null;
         }
         long stamp = stampOf(b);

@@ -55,10 +55,10 @@ public final class FiberSupport {
             newBuilder = MethodHandles.privateLookupIn(builder, MethodHandles.lookup())
                     .findConstructor(builder, MethodType.methodType(void.class, Executor.class))
                     .asType(MethodType.methodType(Thread.Builder.OfVirtual.class, Executor.class));
-            carrier = MethodHandles.privateLookupIn(virtualThread, MethodHandles.lookup())
-                    .findVarHandle(virtualThread, "carrierThread", Thread.class);
-            scheduler = MethodHandles.privateLookupIn(virtualThread, MethodHandles.lookup())
-                    .findVarHandle(virtualThread, "scheduler", Executor.class);
+            MethodHandles.Lookup virtualThreadLookup = MethodHandles.privateLookupIn(virtualThread,
+                    MethodHandles.lookup());
+            carrier = virtualThreadLookup.findVarHandle(virtualThread, "carrierThread", Thread.class);
+            scheduler = virtualThreadLookup.findVarHandle(virtualThread, "scheduler", Executor.class);
             locals = lookup.findVarHandle(Thread.class, "threadLocals", localsMap);
             inheritable = lookup.findVarHandle(Thread.class, "inheritableThreadLocals", localsMap);
             bindings = lookup.findVarHandle(Thread.class, "scopedValueBindings", Object.class);
