@@ -9,10 +9,35 @@ public class JobFailedException extends RuntimeException {
     private static final long serialVersionUID = 1L;
     /** The failed job's name, as {@link #jobName()} returns it. */
     private final String jobName;
+    // What the first job in a chain of joins threw: found once, where the chain starts, and handed up, so
+    // each level of a deep chain costs the same (walking the causes at every level made a 200,000-deep
+    // chain of joins take minutes to unwind after its deepest job failed).
+    private final transient Throwable rootCause;
 
     JobFailedException(String jobName, Throwable cause) {
-        super("job '" + jobName + "' failed: " + describe(cause), cause);
+        this(jobName, cause, rootOf(cause));
+    }
+
+    private JobFailedException(String jobName, Throwable cause, Throwable rootCause) {
+        super("job '" + jobName + "' failed: " + describe(cause, rootCause), cause);
         this.jobName = jobName;
+        this.rootCause = rootCause;
+    }
+
+    /** The end of {@code cause}'s chain; a job failure met on the way already knows its own. */
+    private static Throwable rootOf(Throwable cause) {
+        Throwable root = cause;
+        while (root != null) {
+            if (root instanceof JobFailedException inner && inner.rootCause != null) {
+                return inner.rootCause;
+            }
+            Throwable next = root.getCause();
+            if (next == null || next == root) {
+                return root;
+            }
+            root = next;
+        }
+        return null;
     }
 
     /**
@@ -20,13 +45,9 @@ public class JobFailedException extends RuntimeException {
      * joined failed, ...) names the next job and the root cause only: repeating each cause's whole message
      * made a 64-deep chain's message grow with the square of its depth.
      */
-    private static String describe(Throwable cause) {
+    private static String describe(Throwable cause, Throwable rootCause) {
         if (cause instanceof JobFailedException inner) {
-            Throwable root = inner;
-            while (root.getCause() != null && root.getCause() != root) {
-                root = root.getCause();
-            }
-            return "job '" + inner.jobName() + "', which it waited on, failed; root cause: " + root;
+            return "job '" + inner.jobName() + "', which it waited on, failed; root cause: " + rootCause;
         }
         return String.valueOf(cause);
     }

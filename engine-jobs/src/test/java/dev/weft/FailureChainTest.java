@@ -1,0 +1,93 @@
+package dev.weft;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A failure travelling up a deep chain of joins: each level's message names the job it waited on and the
+ * root cause, and each level costs the same. Walking the whole cause chain at every level made a chain of
+ * 200,000 nested joins take minutes to unwind after its deepest job failed (found by a probe that joins
+ * a linked chain of jobs, each submitting the next).
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class FailureChainTest {
+
+    /** A root cause that counts how often a chain walk asks it for its own cause. */
+    private static final class CountingFailure extends IllegalStateException {
+        int causeReads;
+
+        CountingFailure() {
+            super("deepest");
+        }
+
+        @Override
+        public synchronized Throwable getCause() {
+            causeReads++;
+            return super.getCause();
+        }
+    }
+
+    @Test
+    void eachLevelFindsTheRootCauseWithoutWalkingTheChain() {
+        CountingFailure root = new CountingFailure();
+        JobFailedException e = new JobFailedException("level 0", root);
+        for (int level = 1; level < 10_000; level++) {
+            e = new JobFailedException("level " + level, e);
+        }
+        assertTrue(root.causeReads <= 2, "the root cause was read " + root.causeReads
+                + " times for a 10,000-deep chain: every level walked the chain again");
+        assertEquals("job 'level 9999' failed: job 'level 9998', which it waited on, failed; root cause: "
+                + root, e.getMessage());
+        assertSame(JobFailedException.class, e.getCause().getCause().getCause().getClass());
+    }
+
+    @Test
+    void aUserExceptionWrappingAJobFailureStillLeadsToTheFirstCause() {
+        IllegalArgumentException first = new IllegalArgumentException("first");
+        JobFailedException inner = new JobFailedException("inner", first);
+        RuntimeException wrapped = new RuntimeException("the user's wrapper", inner);
+        JobFailedException outer = new JobFailedException("outer", wrapped);
+        JobFailedException top = new JobFailedException("top", outer);
+        assertEquals("job 'top' failed: job 'outer', which it waited on, failed; root cause: " + first,
+                top.getMessage());
+    }
+
+    static int chain(JobSystem jobs, int n) {
+        if (n == 0) {
+            throw new IllegalStateException("the deepest job failed");
+        }
+        return jobs.submit(() -> chain(jobs, n - 1)).join() + 1;
+    }
+
+    @Test
+    void aDeepChainOfJoinsReportsTheDeepestFailureAtItsTop() {
+        try (JobSystem jobs = TestSupport.system(1)) {                 // one worker: every join runs inline
+            JobHandle<Integer> top = jobs.submit(Priority.NORMAL, "top", () -> chain(jobs, 3_000));
+            JobFailedException thrown = assertThrows(JobFailedException.class, top::join);
+            assertTrue(thrown.getMessage().startsWith("job 'top' failed: job '"), thrown.getMessage());
+            assertTrue(thrown.getMessage().endsWith(
+                    "which it waited on, failed; root cause: java.lang.IllegalStateException: the deepest job failed"),
+                    thrown.getMessage());
+            assertEquals(6765, TestSupport.join(jobs.submit(() -> ForkJoinFib.fib(jobs, 20))),
+                    "the system still works after the chain unwound");
+        }
+    }
+
+    /** fib through submit/join, for a check that the system works after a failure. */
+    static final class ForkJoinFib {
+        static int fib(JobSystem jobs, int n) {
+            if (n < 2) {
+                return n;
+            }
+            JobHandle<Integer> a = jobs.submit(() -> fib(jobs, n - 1));
+            int b = fib(jobs, n - 2);
+            return a.join() + b;
+        }
+    }
+}
