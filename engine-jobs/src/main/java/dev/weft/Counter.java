@@ -398,9 +398,9 @@ public final class Counter {
                         }
                         continue;
                     }
-                    park(mailbox, remaining);
+                    park(mailbox, remaining, fiber);
                 } else {
-                    park(mailbox, -1L);
+                    park(mailbox, -1L, fiber);
                 }
             }
         } finally {
@@ -411,7 +411,7 @@ public final class Counter {
         }
     }
 
-    private void park(MainThreadMailbox mailbox, long nanos) {
+    private void park(MainThreadMailbox mailbox, long nanos, Fiber fiber) {
         if (mailbox != null && !mailbox.sleep()) {
             return;                                      // a main-thread job arrived: do not sleep
         }
@@ -421,11 +421,30 @@ public final class Counter {
             } else {
                 LockSupport.park(this);
             }
+        } catch (StackOverflowError tooDeep) {
+            throw fiber != null ? tooDeepToPark(fiber, tooDeep) : tooDeep;
         } finally {
             if (mailbox != null) {
                 mailbox.wake();
             }
         }
+    }
+
+    /**
+     * The JDK refuses to unmount a virtual thread whose stack would need a humongous stack chunk (more
+     * than half a G1 region) and throws a bare {@code StackOverflowError("Humongous stack chunk")}: say
+     * which job it was, and why its stack got that deep (the JDK's message is kept in ours, so the root cause
+     * a chain of joins reports is this one). The waiter node is abandoned by the caller's {@code finally},
+     * as for any other exception out of the park.
+     */
+    private StackOverflowError tooDeepToPark(Fiber fiber, StackOverflowError cause) {
+        JobNode job = fiber.currentJob;
+        return new StackOverflowError("job '" + (job != null ? job.name() : "?")
+                + "' could not park its fiber to wait on counter '" + name() + "': the fiber's stack is too deep"
+                + " for the JDK to unmount (" + cause.getMessage() + "). A join or a wait runs the jobs it"
+                + " waits for inline when it can, on the waiter's own stack, so a chain of jobs that each submit"
+                + " and join the next one is as deep as the chain. Cut the chain (a loop that submits the next"
+                + " job without joining it, or a counter per level), or keep such chains to a few thousand jobs.");
     }
 
     private void raiseMaxWaitTarget(long target) {

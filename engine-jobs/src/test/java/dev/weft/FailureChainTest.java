@@ -79,6 +79,40 @@ class FailureChainTest {
         }
     }
 
+    static int deepThenWait(JobSystem jobs, int n, Counter gate) {
+        if (n == 0) {
+            gate.await();                                // parks this fiber with the whole chain on its stack
+            return 0;
+        }
+        return jobs.submit(() -> deepThenWait(jobs, n - 1, gate)).join() + 1;
+    }
+
+    @Test
+    void aFiberTooDeepToParkSaysWhichJobAndWhy() throws Exception {
+        // The JDK refuses to unmount a stack bigger than half a G1 region; 20,000 nested joins are several MB
+        // of stack, over that for regions up to 4 MB (heaps up to 8 GB). With bigger regions the park may
+        // succeed, and there is nothing to see.
+        long regionBytes = Long.parseLong(java.lang.management.ManagementFactory.getPlatformMXBean(
+                com.sun.management.HotSpotDiagnosticMXBean.class).getVMOption("G1HeapRegionSize").getValue());
+        org.junit.jupiter.api.Assumptions.assumeTrue(regionBytes > 0 && regionBytes <= (4 << 20),
+                "G1 regions of " + regionBytes + " bytes: a 20,000-deep stack may park");
+        try (JobSystem jobs = TestSupport.system(1)) {
+            Counter gate = new Counter("gate");
+            gate.add(1);
+            JobHandle<Integer> top = jobs.submit(Priority.NORMAL, "top", () -> deepThenWait(jobs, 20_000, gate));
+            try {
+                JobFailedException thrown = assertThrows(JobFailedException.class,
+                        () -> top.join(java.time.Duration.ofSeconds(20)));
+                assertTrue(thrown.getMessage().contains("could not park its fiber to wait on counter 'gate': the "
+                        + "fiber's stack is too deep for the JDK to unmount"), thrown.getMessage());
+                assertTrue(thrown.getMessage().contains("Cut the chain"), thrown.getMessage());
+            } finally {
+                gate.decrement();
+            }
+            assertEquals(6765, TestSupport.join(jobs.submit(() -> ForkJoinFib.fib(jobs, 20))));
+        }
+    }
+
     /** fib through submit/join, for a check that the system works after a failure. */
     static final class ForkJoinFib {
         static int fib(JobSystem jobs, int n) {
