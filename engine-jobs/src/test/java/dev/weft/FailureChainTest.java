@@ -74,7 +74,7 @@ class FailureChainTest {
             assertTrue(thrown.getMessage().endsWith(
                     "which it waited on, failed; root cause: java.lang.IllegalStateException: the deepest job failed"),
                     thrown.getMessage());
-            assertEquals(6765, TestSupport.join(jobs.submit(() -> ForkJoinFib.fib(jobs, 20))),
+            assertEquals(6765, TestSupport.join(jobs.submit(() -> JoinHelpTest.fib(jobs, 20))),
                     "the system still works after the chain unwound");
         }
     }
@@ -109,19 +109,7 @@ class FailureChainTest {
             } finally {
                 gate.decrement();
             }
-            assertEquals(6765, TestSupport.join(jobs.submit(() -> ForkJoinFib.fib(jobs, 20))));
-        }
-    }
-
-    /** fib through submit/join, for a check that the system works after a failure. */
-    static final class ForkJoinFib {
-        static int fib(JobSystem jobs, int n) {
-            if (n < 2) {
-                return n;
-            }
-            JobHandle<Integer> a = jobs.submit(() -> fib(jobs, n - 1));
-            int b = fib(jobs, n - 2);
-            return a.join() + b;
+            assertEquals(6765, TestSupport.join(jobs.submit(() -> JoinHelpTest.fib(jobs, 20))));
         }
     }
 }
