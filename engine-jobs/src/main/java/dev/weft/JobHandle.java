@@ -116,6 +116,12 @@ public final class JobHandle<T> extends JobNode {
     /**
      * Waits for the job and returns its value.
      *
+     * <p>Called from a job, and the job is still unstarted at the bottom of this worker's deque, the join
+     * runs it here, on the caller's stack (ForkJoinPool's {@code tryUnpush}), instead of parking. A chain
+     * of jobs that each submit and join the next therefore nests as deep as the chain: keep such chains to
+     * a few thousand jobs, or loop instead. A fiber too deep for the JDK to park fails its wait with a
+     * {@link StackOverflowError} that names the job and says so.
+     *
      * @return the job's value
      * @throws JobFailedException if the job threw (the cause is what it threw)
      * @throws JobCancelledException if the job was cancelled
