@@ -114,18 +114,7 @@ final class JobDeque extends JobDequeLayout.PadAfterArray {
     /** Owner only: pops the most recently pushed element, or null if empty (or its last went to a thief). */
     JobNode pop() {
         assert onOwnerThread("pop");
-        long b = (long) BOTTOM.getOpaque(this) - 1;
-        JobNode[] a = (JobNode[]) ARRAY.getOpaque(this);
-        int slot = (int) (b & (a.length - 1));
-        JobNode n = a[slot];                           // the owner's own write, or null, or a thief's clear
-        long stamp = stampOf(b);
-        // A failed CAS: a thief claimed index b. Thieves claim in index order, so it was the last.
-        if (n == null || !JobNode.DEQUE_STAMP.compareAndSet(n, stamp, stamp | CLAIMED)) {
-            return null;
-        }
-        BOTTOM.setRelease(this, b);
-        a[slot] = null;                                // index b is ours alone now
-        return n;
+        return popBottom(null);
     }
 
     /**
@@ -148,21 +137,27 @@ final class JobDeque extends JobDequeLayout.PadAfterArray {
      */
     JobNode popIf(JobNode expected) {
         assert onOwnerThread("popIf");
+        return expected == null ? null : popBottom(expected);
+    }
+
+    /** {@link #pop} ({@code expected} null: whatever is at the bottom) and {@link #popIf}: the claim itself. */
+    private JobNode popBottom(JobNode expected) {
         long b = (long) BOTTOM.getOpaque(this) - 1;
         JobNode[] a = (JobNode[]) ARRAY.getOpaque(this);
         int slot = (int) (b & (a.length - 1));
-        if (expected == null || a[slot] != expected) {  // the owner's own write, or null, or a thief's clear
+        JobNode n = a[slot];                           // the owner's own write, or null, or a thief's clear
+        if (n == null || (expected != null && n != expected)) {
             return null;
         }
         long stamp = stampOf(b);
-        // Fails if a thief claimed index b (then it was the last), or if expected sits in this slot from
-        // an earlier index (its stamp names that index, not b): either way it is not ours to pop.
-        if (!JobNode.DEQUE_STAMP.compareAndSet(expected, stamp, stamp | CLAIMED)) {
+        // Fails if a thief claimed index b (thieves claim in index order, so it was the last), or if n sits
+        // in this slot from an earlier index (its stamp names that index, not b): not ours to pop.
+        if (!JobNode.DEQUE_STAMP.compareAndSet(n, stamp, stamp | CLAIMED)) {
             return null;
         }
         BOTTOM.setRelease(this, b);
         a[slot] = null;                                // index b is ours alone now
-        return expected;
+        return n;
     }
 
     /** Any thread: steals the oldest element, or null if none was there or another taker won it. */
