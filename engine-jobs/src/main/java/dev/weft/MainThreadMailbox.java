@@ -37,13 +37,19 @@ final class MainThreadMailbox {
     }
 
     private final Scheduler scheduler;
-    private final InjectionQueue<JobHandle<?>> queue = new InjectionQueue<>();
+    private final InjectionQueue<JobHandle<?>> queue;
     private volatile Thread owner;      // set once by bind()
     private volatile int asleep;        // 1 while the owner is parked in a wait; producers CAS 1 -> 0
     private long jobsRun;               // owner only
 
     MainThreadMailbox(Scheduler scheduler) {
+        this(scheduler, new InjectionQueue<>());
+    }
+
+    /** For the jcstress handshake tests: a queue with small chunks reaches the chunk-linking offer at once. */
+    MainThreadMailbox(Scheduler scheduler, InjectionQueue<JobHandle<?>> queue) {
         this.scheduler = scheduler;
+        this.queue = queue;
     }
 
     /** The mailbox the current thread owns, if any (Counter waits use it to keep draining). */
@@ -164,6 +170,11 @@ final class MainThreadMailbox {
 
     boolean isEmpty() {
         return queue.isEmpty();
+    }
+
+    /** For the jcstress handshake test: 1 while the owner is asleep and no producer has woken it. */
+    int asleepForTests() {
+        return asleep;
     }
 
     /**

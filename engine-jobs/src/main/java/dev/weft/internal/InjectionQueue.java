@@ -35,8 +35,22 @@ public final class InjectionQueue<E> extends InjectionQueueLayout.PadAfterTurn {
     // frame's burst of outside submissions in one chunk: with 256, a backlog of 1,000 made a poll cost
     // 23 ns against 4 for the Xadd queue (JMH, 2026-12-04, before this change).
     private static final int CHUNK = 1024;
-    private final MpscUnboundedVarHandleArrayQueue<E> queue = new MpscUnboundedVarHandleArrayQueue<>(CHUNK);
+    private final MpscUnboundedVarHandleArrayQueue<E> queue;
     // turn (0 = free, 1 = a consumer is polling) is declared in InjectionQueueLayout, between 128-byte pads.
+
+    /** The production queue: chunks of 1,024 slots. */
+    public InjectionQueue() {
+        this(CHUNK);
+    }
+
+    /**
+     * For tests: chunks of {@code chunkSlots} (a power of two, at least 2). With 2, an offer made while
+     * one element is queued links a new chunk: the path that publishes the producer index with a release
+     * store, which the fence in MainThreadMailbox.offer and WorkerParking.signalWork is for.
+     */
+    public InjectionQueue(int chunkSlots) {
+        queue = new MpscUnboundedVarHandleArrayQueue<>(chunkSlots);
+    }
 
     /** Any thread. */
     public void offer(E e) {
