@@ -592,6 +592,21 @@ final class Scheduler {
         }
     }
 
+    /**
+     * For hang reports in tests: who is parked, what is queued, the termination counts. Racy reads of
+     * live state, so a snapshot that may be inconsistent; never used to decide anything.
+     */
+    String stateForHangReport() {
+        StringBuilder sb = new StringBuilder("scheduler '").append(name).append("': runState=").append(runState)
+                .append(' ').append(parking).append(" visibleWork=").append(picker.hasVisibleWork())
+                .append(" mainThreadQueueEmpty=").append(mainThread.isEmpty());
+        for (Worker w : workers) {
+            sb.append("\n  worker ").append(w.index).append(": parkState=").append(w.parkState)
+                    .append(" mounted=").append(w.mounted != null).append(" thread=").append(w.thread.getState());
+        }
+        return sb.toString();
+    }
+
     // ------------------------------------------------------------------ statistics
 
     JobSystemStats stats() {

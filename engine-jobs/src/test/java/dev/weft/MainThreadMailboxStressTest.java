@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -31,29 +32,82 @@ class MainThreadMailboxStressTest {
      */
     @Test
     void waitingMainThreadNeverSleepsThroughAMainThreadJob() {
-        try (JobSystem jobs = TestSupport.system(2)) {
+        // The watcher tells which wake-up was lost, read while the main thread still sleeps (its timeout
+        // runs the upload, which hides the answer): the upload's (still queued), the decode fiber's
+        // (upload done, decode not ended), or the main thread's own (done at zero).
+        try (JobSystem jobs = TestSupport.system(2); RoundWatcher watcher = new RoundWatcher(WAIT.dividedBy(2))) {
             jobs.bindMainThread();
             Thread main = Thread.currentThread();
             for (int i = 0; i < ROUNDS; i++) {
                 int round = i;
                 Counter done = new Counter("round " + i);
                 AtomicReference<Thread> ranOn = new AtomicReference<>();
+                AtomicReference<JobHandle<Integer>> upload = new AtomicReference<>();
                 jobs.run(Priority.NORMAL, "decode", () -> {
-                    int v = jobs.onMainThread("upload", () -> {
+                    JobHandle<Integer> h = jobs.onMainThread("upload", () -> {
                         ranOn.set(Thread.currentThread());
                         return round;
-                    }).join();
-                    assertEquals(round, v);
+                    });
+                    upload.set(h);
+                    assertEquals(round, h.join());
                 }, done);
+                watcher.begin(() -> "upload " + upload.get() + " ran on " + ranOn.get() + ", done=" + done.value()
+                        + "\n" + jobs.schedulerForTests().stateForHangReport());
                 long t0 = System.nanoTime();
                 boolean reached = done.await(WAIT);
+                watcher.end();
                 if (!reached || System.nanoTime() - t0 >= WAIT.toNanos()) {
                     fail("round " + i + ": the waiting main thread slept through the upload job until its " + WAIT
-                            + " timeout (reached: " + reached + ")\n" + TestSupport.threadDump());
+                            + " timeout (reached: " + reached + ")\n" + watcher.report());
                 }
                 assertSame(main, ranOn.get(), "round " + i + ": the upload ran off the main thread");
                 assertEquals(0, done.value());
             }
+        }
+    }
+
+    /**
+     * A daemon that, once a round has run longer than {@code late}, records the round's state and a
+     * thread dump (once).
+     */
+    private static final class RoundWatcher implements AutoCloseable {
+        private final AtomicReference<Supplier<String>> round = new AtomicReference<>();
+        private volatile long beganNanos;
+        private volatile String report;
+        private final Thread thread;
+
+        RoundWatcher(Duration late) {
+            thread = Thread.ofPlatform().daemon().name("round-watcher").start(() -> {
+                try {
+                    while (true) {
+                        Thread.sleep(20);
+                        Supplier<String> state = round.get();
+                        if (state != null && report == null && System.nanoTime() - beganNanos > late.toNanos()) {
+                            report = "after " + late + " of the wait: " + state.get() + "\n" + TestSupport.threadDump();
+                        }
+                    }
+                } catch (InterruptedException closed) {
+                    // close()
+                }
+            });
+        }
+
+        void begin(Supplier<String> state) {
+            beganNanos = System.nanoTime();
+            round.set(state);                 // after beganNanos: the watcher reads them in the other order
+        }
+
+        void end() {
+            round.set(null);
+        }
+
+        String report() {
+            return report != null ? report : "(no state recorded while it waited)";
+        }
+
+        @Override
+        public void close() {
+            thread.interrupt();
         }
     }
 
