@@ -12,23 +12,25 @@ public final class MailboxHandshake {
     // A main-thread job that is never run: only its place in the queue matters here.
     private final JobHandle<Integer> job = new JobHandle<>(null, "jcstress", Priority.FRAME, () -> 42, null, null);
 
-    /** The production mailbox, empty: the producer's offer CASes the producer index last. */
+    /** The production queue, empty: the producer's offer CASes the producer index last. */
     public MailboxHandshake() {
-        this(1024, false);
+        this(new InjectionQueue<>());
+    }
+
+    private MailboxHandshake(InjectionQueue<JobHandle<?>> queue) {
+        this.queue = queue;
+        this.mailbox = new MainThreadMailbox(null, queue);
     }
 
     /**
-     * @param chunkSlots the queue's chunk size (a power of two, at least 2)
-     * @param oneQueued one job already queued: with 2 slots a chunk is then full, so the producer's offer
-     *     links a new chunk and publishes its index with a release store (the path the fence in
-     *     {@code offer} is for), while the owner takes the queued job and goes to sleep
+     * A queue of 2-slot chunks with one job already queued: the chunk is full, so the producer's offer
+     * links a new chunk and publishes its index with a release store (the path the fence in
+     * {@code offer} is for), while the owner takes the queued job and goes to sleep.
      */
-    public MailboxHandshake(int chunkSlots, boolean oneQueued) {
-        queue = new InjectionQueue<>(chunkSlots);
-        mailbox = new MainThreadMailbox(null, queue);
-        if (oneQueued) {
-            queue.offer(new JobHandle<>(null, "queued before", Priority.FRAME, () -> 0, null, null));
-        }
+    public static MailboxHandshake atFullChunk() {
+        MailboxHandshake h = new MailboxHandshake(new InjectionQueue<>(2));
+        h.queue.offer(new JobHandle<>(null, "queued before", Priority.FRAME, () -> 0, null, null));
+        return h;
     }
 
     /** The producer's side: offer, full fence, read {@code asleep}, and wake the owner if it is 1. */

@@ -30,7 +30,7 @@ import org.openjdk.jcstress.infra.results.II_Result;
 @Outcome(expect = FORBIDDEN, desc = "anything else")
 @State
 public class MailboxLinkingOfferVsSleep {
-    private final MailboxHandshake mailbox = new MailboxHandshake(2, true);
+    private final MailboxHandshake mailbox = MailboxHandshake.atFullChunk();
 
     @Actor
     public void producer() {
