@@ -142,7 +142,9 @@ public final class JobSystemBuilder {
     }
 
     /**
-     * Pins worker {@code i} to CPU {@code i mod availableProcessors} with libc's
+     * Pins worker {@code i} to the {@code i}-th CPU (mod their count) of those the thread calling
+     * {@link #build()} may run on (its affinity mask, which the workers inherit: all CPUs, or what
+     * {@code taskset} or a container's cpuset allows) with libc's
      * {@code sched_setaffinity} (Linux, through the Foreign Function API; the JVM should run with
      * {@code --enable-native-access=ALL-UNNAMED}). Elsewhere, or if the call fails, the workers run
      * unpinned and one line on stderr says why. Off by default: on a shared or small machine pinning

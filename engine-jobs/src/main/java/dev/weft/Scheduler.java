@@ -585,7 +585,7 @@ final class Scheduler {
         terminated.countDown();
     }
 
-    /** On the worker's own thread, first thing: pin it to CPU (index mod CPUs) if asked to. */
+    /** On the worker's own thread, first thing: pin it to a CPU of its inherited mask (Worker.pinToCpu) if asked to. */
     void maybePin(Worker w) {
         if (pinWorkers) {
             w.pinToCpu(name);

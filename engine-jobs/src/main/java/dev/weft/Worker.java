@@ -392,9 +392,16 @@ final class Worker extends WorkerLayout.PadAfterParkState {
         return false;
     }
 
-    /** On this worker's own thread: pins it to CPU (index mod CPUs); says once why not, if it cannot. */
+    /**
+     * On this worker's own thread: pins it to the allowed CPU number (index mod allowed CPUs) of the mask it
+     * inherited from the thread that built the system (taskset, a container's cpuset), not to CPU
+     * {@code index}: in a process allowed CPUs 4-7, CPUs 0-3 are refused. Says once why not, if it cannot.
+     */
     void pinToCpu(String systemName) {
-        int cpu = index % Runtime.getRuntime().availableProcessors();
+        int[] allowed = dev.weft.internal.CpuAffinity.allowedCpusOfCurrentThread();
+        int cpu = allowed.length > 0 && allowed[0] >= 0
+                ? allowed[index % allowed.length]
+                : index % Runtime.getRuntime().availableProcessors();   // mask unknown: the old guess
         java.util.Optional<String> failure = dev.weft.internal.CpuAffinity.pinCurrentThread(cpu);
         if (failure.isEmpty()) {
             pinnedCpu = cpu;

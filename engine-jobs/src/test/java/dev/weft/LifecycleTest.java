@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -284,9 +285,11 @@ class LifecycleTest {
             });
         }
         // A producer inside the system keeps submitting until it is refused.
+        CountDownLatch producing = new CountDownLatch(1);
         submitted.incrementAndGet();
         jobs.run(() -> {
             ran.incrementAndGet();
+            producing.countDown();
             try {
                 for (long i = 0; ; i++) {      // at most ~4k queued at a time: load, not a flood
                     if (i % 4096 == 4095) {
@@ -311,6 +314,9 @@ class LifecycleTest {
             submitted.incrementAndGet();
             mainThreadJobs.add(jobs.onMainThread("upload " + i, () -> ran.incrementAndGet() > 0 ? 1 : 0));
         }
+        // The producer must be running when shutdownNow comes, or it is cancelled queued and never refused
+        // (a slow or loaded machine may take longer than the sleep below to reach it).
+        assertTrue(producing.await(LONG.toMillis(), TimeUnit.MILLISECONDS), "the producer never started");
         TestSupport.sleepMillis(20);           // let the load build up; parkers may or may not have started
         List<JobInfo> neverRan = jobs.shutdownNow();
         assertTrue(jobs.awaitTermination(LONG), "terminates: parked jobs were woken by cancellation");
