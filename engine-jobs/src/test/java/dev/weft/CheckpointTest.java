@@ -36,11 +36,16 @@ class CheckpointTest {
 
     /** Nothing above the job's priority is queued: no yield, however often it checks. */
     @Test
-    void noYieldWithoutMoreUrgentWork() {
+    void noYieldWithoutMoreUrgentWork() throws InterruptedException {
         try (JobSystem jobs = system(2)) {
             Counter done = new Counter("spinners");
             for (Priority p : Priority.values()) {
+                // One at a time, most urgent first, each running before the next is queued: a FRAME checker
+                // still queued (its worker preempted after taking it from the injection queue) would be
+                // more urgent work, and the NORMAL checker would rightly yield to it.
+                CountDownLatch started = new CountDownLatch(1);
                 jobs.run(p, "checker " + p, () -> {
+                    started.countDown();
                     long x = 1;
                     for (int i = 0; i < 100_000; i++) {
                         x = work(x);
@@ -50,6 +55,7 @@ class CheckpointTest {
                         System.out.println(x);
                     }
                 }, done);
+                assertTrue(started.await(30, TimeUnit.SECONDS), "checker " + p + " never started");
             }
             // Lower-priority work queued beside a NORMAL checker is no reason to yield either.
             for (int i = 0; i < 200; i++) {
