@@ -181,7 +181,12 @@ class BlockingCallTest {
             cat.getOutputStream().write('a');
             cat.getOutputStream().flush();
             assertEquals('a', TestSupport.join(wrapped));
-            assertFalse(has(reports, WatchdogReport.Kind.BLOCKED_WORKER, "reads wrapped", ""), reports.toString());
+            // Only a report whose stack is in the read itself counts: a machine that stalls the job for 100 ms
+            // before it parks (a GC pause, a busy host) may report it held, but not inside the read.
+            assertFalse(reports.stream().anyMatch(r -> r.kind() == WatchdogReport.Kind.BLOCKED_WORKER
+                    && r.jobName().equals("reads wrapped")
+                    && r.stack().stream().anyMatch(e -> e.getClassName().endsWith("PipeRead"))),
+                    "the wrapped read held the worker: " + reports);
 
             JobHandle<Integer> direct = jobs.submit(Priority.NORMAL, "reads directly", () -> pipe.read());
             TestSupport.eventually(() -> "a BLOCKED_WORKER report, got " + reports,
