@@ -395,7 +395,8 @@ final class Worker extends WorkerLayout.PadAfterParkState {
     /**
      * On this worker's own thread: pins it to the allowed CPU number (index mod allowed CPUs) of the mask it
      * inherited from the thread that built the system (taskset, a container's cpuset), not to CPU
-     * {@code index}: in a process allowed CPUs 4-7, CPUs 0-3 are refused. Says once why not, if it cannot.
+     * {@code index}: Linux lets a thread widen its own mask, so CPU {@code index} escaped a taskset (and
+     * is refused outside a cpuset). Says once why not, if it cannot.
      */
     void pinToCpu(String systemName) {
         int[] allowed = dev.weft.internal.CpuAffinity.allowedCpusOfCurrentThread();

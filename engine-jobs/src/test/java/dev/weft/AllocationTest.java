@@ -97,23 +97,12 @@ class AllocationTest {
 
     private static void assertJobsFromAJobAllocateNothing(String check) {
         try (JobSystem jobs = JobSystem.builder().workers(1).name("alloc-nested").build()) {
-            AllocationMeter meter = new AllocationMeter(jobs);
             Counter children = new Counter("children");     // reused: a new counter per job would be the test's
-            long[] roundBytes = new long[1];
-            Job parent = () -> {
-                long before = meter.allocatedBytes();
-                for (int i = 0; i < JOBS_PER_ROUND; i++) {
-                    jobs.run(NOTHING, children);
-                    children.await();
-                }
-                roundBytes[0] = meter.allocatedBytes() - before;
-            };
-            Counter parentDone = new Counter("parent");
-            assertSteadyState(check, "< 1 B/job", ZERO, JOBS_PER_ROUND, () -> {
-                jobs.run(parent, parentDone);
-                TestSupport.await(parentDone);         // the counter publishes roundBytes
-                return roundBytes[0];
+            Round round = roundInAJob(jobs, JOBS_PER_ROUND, () -> {
+                jobs.run(NOTHING, children);
+                children.await();
             });
+            assertSteadyState(check, "< 1 B/job", ZERO, JOBS_PER_ROUND, round);
         }
     }
 
@@ -126,25 +115,17 @@ class AllocationTest {
     @Test
     void aChildStolenByAnotherWorkerAllocatesNothing() {
         try (JobSystem jobs = system()) {
-            AllocationMeter meter = new AllocationMeter(jobs);
             Counter children = new Counter("children");
-            long[] roundBytes = new long[1];
-            Job parent = () -> {
-                long before = meter.allocatedBytes();
-                for (int i = 0; i < STOLEN_JOBS_PER_ROUND; i++) {
-                    jobs.run(NOTHING, children);
-                    while (!children.isDone()) {
-                        Thread.onSpinWait();           // no await: it would run the child inline or park
-                    }
+            Round round = roundInAJob(jobs, STOLEN_JOBS_PER_ROUND, () -> {
+                jobs.run(NOTHING, children);
+                while (!children.isDone()) {
+                    Thread.onSpinWait();                   // no await: it would run the child inline or park
                 }
-                roundBytes[0] = meter.allocatedBytes() - before;
-            };
-            Counter parentDone = new Counter("parent");
+            });
             assertSteadyState("a child stolen by the other worker", "< 1 B/job", ZERO, STOLEN_JOBS_PER_ROUND,
                     () -> {
                         JobSystemStats before = jobs.stats();
-                        jobs.run(parent, parentDone);
-                        TestSupport.await(parentDone);
+                        long bytes = round.allocatedBytes();
                         JobSystemStats after = jobs.stats();
                         // stats are exact here: both workers are past the round's jobs (the counter's
                         // decrement released them) and only the parent's own start/end remain.
@@ -154,9 +135,32 @@ class AllocationTest {
                             throw new AssertionError("the test's premise broke: " + steals + " steals (want "
                                     + STOLEN_JOBS_PER_ROUND + " or more) and " + waits + " parks (want 0)");
                         }
-                        return roundBytes[0];
+                        return bytes;
                     });
         }
+    }
+
+    /**
+     * A round measured from inside a job: a parent job runs {@code step} {@code times} times and measures
+     * its loop (over the workers and the test thread); the round submits the parent from the test thread
+     * and waits for it.
+     */
+    private static Round roundInAJob(JobSystem jobs, int times, Runnable step) {
+        AllocationMeter meter = new AllocationMeter(jobs);
+        long[] roundBytes = new long[1];
+        Job parent = () -> {
+            long before = meter.allocatedBytes();
+            for (int i = 0; i < times; i++) {
+                step.run();
+            }
+            roundBytes[0] = meter.allocatedBytes() - before;
+        };
+        Counter parentDone = new Counter("parent");
+        return () -> {
+            jobs.run(parent, parentDone);
+            TestSupport.await(parentDone);             // the counter publishes roundBytes
+            return roundBytes[0];
+        };
     }
 
     /**

@@ -16,9 +16,7 @@ class PinningTest {
 
     @Test
     void pinnedWorkersRunOnOneCpuEach() {
-        assumeTrue(System.getProperty("os.name").toLowerCase().contains("linux"), "sched_setaffinity is Linux-only");
-        int[] before = CpuAffinity.allowedCpusOfCurrentThread();
-        assumeTrue(before.length >= 2 && before[0] >= 0, "this process may use only one CPU");
+        int[] before = allowedCpusOnLinux();
         try (JobSystem jobs = JobSystem.builder().workers(2).pinWorkersToCores(true).build()) {
             for (Worker w : jobs.schedulerForTests().workers) {
                 TestSupport.eventually("worker " + w.index + " pinned", () -> w.pinnedCpu >= 0);
@@ -38,14 +36,13 @@ class PinningTest {
 
     /**
      * Workers pin inside the mask they inherit. Built from a thread allowed only the last CPU (as under
-     * {@code taskset -c N} or a cpuset), every worker pins to that CPU; pinning worker {@code i} to CPU
-     * {@code i} instead was refused for CPUs outside the mask, and the workers ran unpinned.
+     * {@code taskset -c N} or a cpuset), every worker pins to that CPU. Pinning worker {@code i} to CPU
+     * {@code i} instead escaped the mask: Linux lets a thread widen its own affinity (within its cpuset),
+     * and worker 0 was pinned to CPU 0.
      */
     @Test
     void workersPinInsideTheAffinityMaskTheyInherit() throws Exception {
-        assumeTrue(System.getProperty("os.name").toLowerCase().contains("linux"), "sched_setaffinity is Linux-only");
-        int[] allowed = CpuAffinity.allowedCpusOfCurrentThread();
-        assumeTrue(allowed.length >= 2 && allowed[0] >= 0, "this process may use only one CPU");
+        int[] allowed = allowedCpusOnLinux();
         int last = allowed[allowed.length - 1];
         int[][] pinned = new int[1][];
         Throwable[] failure = new Throwable[1];
@@ -71,5 +68,13 @@ class PinningTest {
             throw new AssertionError("built on a thread allowed only cpu " + last, failure[0]);
         }
         assertArrayEquals(new int[] {last, last}, pinned[0], "both workers on the one CPU of their mask");
+    }
+
+    /** The test thread's allowed CPUs; skips the test off Linux or with fewer than two. */
+    private static int[] allowedCpusOnLinux() {
+        assumeTrue(System.getProperty("os.name").toLowerCase().contains("linux"), "sched_setaffinity is Linux-only");
+        int[] allowed = CpuAffinity.allowedCpusOfCurrentThread();
+        assumeTrue(allowed.length >= 2 && allowed[0] >= 0, "this process may use only one CPU");
+        return allowed;
     }
 }
