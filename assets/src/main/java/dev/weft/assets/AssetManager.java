@@ -1,5 +1,6 @@
 package dev.weft.assets;
 
+import dev.weft.Counter;
 import dev.weft.JobGroup;
 import dev.weft.JobHandle;
 import dev.weft.JobSystem;
@@ -110,6 +111,10 @@ public final class AssetManager implements AutoCloseable {
     private final AtomicLong loadsStarted = new AtomicLong();
     final Set<AutoCloseable> liveNativeMemory = ConcurrentHashMap.newKeySet();  // decoded, not yet closed
     private final AtomicLong nativeMemoryFreed = new AtomicLong();
+    // Load jobs running now, released assets' included: what close() waits for besides the live entries.
+    // Counted from the job's first line, so a job still queued when close() cancels its group is not
+    // counted; it then stops at its first cancellation check, before any decode.
+    private final Counter loadsRunning = new Counter("asset loads running");
     private volatile boolean closed;
 
     private AssetManager(Builder b) {
@@ -277,6 +282,7 @@ public final class AssetManager implements AutoCloseable {
     // ------------------------------------------------------------------ the load job
 
     private void load(AssetEntry e) {
+        loadsRunning.add(1);
         e.startedNanos = System.nanoTime();
         try {
             e.result = steps.load(e);
@@ -290,6 +296,7 @@ public final class AssetManager implements AutoCloseable {
             e.endLoad();                            // notifies watchers
             progress.addDone(0, 1);
             maybeCleanup(e);
+            loadsRunning.decrement();               // last: its memory is freed or handed over by now
         }
     }
 
@@ -418,9 +425,11 @@ public final class AssetManager implements AutoCloseable {
                         long textureDataFreed) {}
 
     /**
-     * Unloads everything (as if every reference were released), waits up to 10 s for loads in flight to
-     * stop, and stops the I/O threads if this manager made them. On the main thread the wait keeps running
-     * main-thread jobs; with an uploader, run them once more afterwards for the queued frees.
+     * Unloads everything (as if every reference were released), waits up to 10 s in all for the loads
+     * still running to stop (those of assets released earlier too, and their decodes queued in the decode
+     * lane), and stops the I/O threads if this manager made them. After it returns, {@link #stats()} does
+     * not change any more: no decode of this manager still allocates or frees. On the main thread the wait
+     * keeps running main-thread jobs; with an uploader, run them once more afterwards for the queued frees.
      */
     @Override
     public void close() {
@@ -435,12 +444,23 @@ public final class AssetManager implements AutoCloseable {
                 killed.add(e);
             }
         }
+        long deadline = System.nanoTime() + CLOSE_WAIT.toNanos();
         for (AssetEntry e : killed) {
-            e.done.await(Duration.ofSeconds(10));
+            e.done.await(untilDeadline(deadline));
         }
+        // An asset released before close() left the map, but its load job may still be decoding: it
+        // runs to its next cancellation check (a PNG decode is one native call) and frees what it made.
+        loadsRunning.await(untilDeadline(deadline));
+        lane.awaitIdle(untilDeadline(deadline));      // a task its cancelled caller abandoned still runs
         if (ownsIo) {
             io.close();
         }
+    }
+
+    private static final Duration CLOSE_WAIT = Duration.ofSeconds(10);
+
+    private static Duration untilDeadline(long deadlineNanos) {
+        return Duration.ofNanos(Math.max(0L, deadlineNanos - System.nanoTime()));
     }
 
     @Override

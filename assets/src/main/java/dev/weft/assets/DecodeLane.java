@@ -4,6 +4,7 @@ import dev.weft.Counter;
 import dev.weft.JobGroup;
 import dev.weft.Jobs;
 import dev.weft.Priority;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
@@ -38,6 +39,8 @@ final class DecodeLane {
     private final int limit;
     private final ConcurrentLinkedQueue<Task<?>> queue = new ConcurrentLinkedQueue<>();
     private final AtomicInteger active = new AtomicInteger();   // drain jobs running or submitted; <= limit
+    // Queued tasks not yet run or skipped (abandoned ones too: a drainer still takes them), for awaitIdle.
+    private final Counter queuedTasks = new Counter("decode lane tasks");
     private final int nice;                           // OS priority of a carrier while it runs a task; 0 = unchanged
 
     DecodeLane(JobGroup group, int limit, int nice) {
@@ -51,6 +54,16 @@ final class DecodeLane {
 
     int limit() {
         return limit;
+    }
+
+    /**
+     * Waits at most {@code timeout} until every queued task has run or been skipped, including tasks whose
+     * caller was cancelled and left (their result is freed by the drainer). For the manager's close.
+     *
+     * @return false on timeout
+     */
+    boolean awaitIdle(Duration timeout) {
+        return queuedTasks.await(timeout);
     }
 
     /** Tasks waiting for a slot (a snapshot; for tests). */
@@ -75,6 +88,7 @@ final class DecodeLane {
             }
         }
         Task<T> t = new Task<>(work, dispose, nice);
+        queuedTasks.add(1);
         queue.offer(t);
         spawnIfNeeded();
         try {
@@ -115,7 +129,11 @@ final class DecodeLane {
         for (;;) {
             Task<?> t;
             while ((t = queue.poll()) != null) {
-                t.run();
+                try {
+                    t.run();
+                } finally {
+                    queuedTasks.decrement();          // after its dispose: the task's memory is freed
+                }
                 // Between tasks: a PNG decode is one native call that cannot yield, but a drain runs
                 // task after task, and without this a burst of small decodes held its worker for 15 ms
                 // while a frame waited (demo trace). At normal nice here: each task lowers its own.

@@ -228,6 +228,53 @@ class AssetManagerTest extends WithJobSystem {
         }
     }
 
+    /**
+     * {@code close()} waits for loads of assets already released, not only for those still held: a decode
+     * that was running when its last reference went away ends before close returns. Before, close waited
+     * only for the live entries, and such a decode allocated and freed its pixels after close had returned
+     * (a leak check right after close saw them; the demo's streaming report did).
+     */
+    @Test
+    void closeWaitsForADecodeWhoseAssetWasAlreadyReleased() {
+        FaultPlan slowDecode = FaultPlan.builder().cpu("texture:*", Duration.ofMillis(300)).build();
+        AssetManager assets = AssetManager.builder(jobs).source(AssetSource.inMemory(FILES)).faults(slowDecode)
+                .build();
+        AssetRef<LoadedTexture> grass = assets.texture(PNG);
+        // The bytes have arrived: the load job is past its read, in the 300 ms before the decode.
+        Fixture.waitUpTo(Fixture.TIMEOUT).until(() -> assets.progress().bytesDone() > 0);
+        grass.release();                                   // the entry is gone; its decode goes on
+        assets.close();
+        AssetManager.Stats atClose = assets.stats();
+        Fixture.sleepMs(600);                              // past the decode, had it still been running
+        assertEquals(atClose, assets.stats(), "nothing of this manager ran after close() returned");
+        assertEquals(0, atClose.liveTextureData());
+    }
+
+    /**
+     * The same for a decode the lane runs for a caller that already left: with one decode slot, the second
+     * texture's decode is queued, and a lane drainer runs it after the first. Released and closed while
+     * that drainer is inside it, the drainer frees the result itself; close waits for it too.
+     */
+    @Test
+    void closeWaitsForALaneDecodeWhoseCallerWasCancelled() {
+        Map<String, byte[]> twoTextures = Fixture.files("a.png", Fixture.resource("tiny/textures/grass_64.png"),
+                "b.png", Fixture.resource("tiny/textures/grass_64.png"));
+        FaultPlan slowDecode = FaultPlan.builder().cpu("texture:*", Duration.ofMillis(300)).build();
+        AssetManager assets = AssetManager.builder(jobs).source(AssetSource.inMemory(twoTextures))
+                .faults(slowDecode).maxParallelDecodes(1).build();
+        AssetRef<LoadedTexture> a = assets.texture("a.png");
+        AssetRef<LoadedTexture> b = assets.texture("b.png");
+        Fixture.waitUpTo(Fixture.TIMEOUT).until(() -> assets.progress().assetsDone() == 1);
+        Fixture.sleepMs(100);                              // the second decode is in its 300 ms, on a drainer
+        a.release();
+        b.release();
+        assets.close();
+        AssetManager.Stats atClose = assets.stats();
+        Fixture.sleepMs(600);
+        assertEquals(atClose, assets.stats(), "nothing of this manager ran after close() returned");
+        assertEquals(0, atClose.liveTextureData());
+    }
+
     /** Runs main-thread jobs (as the game loop would) until {@code done}, at most 10 s. */
     private void pumpUntil(BooleanSupplier done) {
         Fixture.waitUpTo(Duration.ofSeconds(10)).alias("condition reached while running main-thread jobs").until(() -> {

@@ -49,9 +49,9 @@ public final class NativeLeakProbe {
             for (int i = 0; i < 3; i++) {
                 round(jobs, files);
             }
-            // A cancelled job of the unloaded level may still be ending on a worker when close() returns
-            // (close waits for the entries still live, not for jobs already cancelled), so give the last
-            // round's stragglers up to 10 s. A leak stays live past that and is still printed.
+            // close() waits for every load job and lane decode of its manager, but a fiber of the unloaded
+            // level may still be unwinding its cancelled wait on a worker: give the last round up to 10 s.
+            // A leak stays live past that and is still printed.
             long deadline = System.nanoTime() + 10_000_000_000L;
             while ((liveBytes() != baseline || jobs.stats().fibersParked() != 0) && System.nanoTime() < deadline) {
                 Fixture.sleepMs(10);
