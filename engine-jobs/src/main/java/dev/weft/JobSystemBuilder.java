@@ -101,6 +101,8 @@ public final class JobSystemBuilder {
 
     /**
      * Receives failures of jobs that nobody waits for (no counter, no handle). Default: stderr.
+     * The handler may block or park (a logger's lock). If it throws, Weft prints the job's failure and the
+     * handler's own exception to stderr and goes on: nothing it throws reaches a job, a worker or a waiter.
      *
      * @param handler called with the job's name (or null) and its failure, on the thread that ran the
      *                job; not null

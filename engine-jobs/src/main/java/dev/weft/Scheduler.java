@@ -102,7 +102,7 @@ final class Scheduler {
         dev.weft.internal.FiberSupport.check();
         JfrEvents.init();
         this.name = name;
-        this.uncaughtFailureHandler = uncaughtFailureHandler;
+        this.uncaughtFailureHandler = guarded(uncaughtFailureHandler);
         this.mainThread = new MainThreadMailbox(this);
         this.workers = new Worker[workerCount];
         for (int i = 0; i < workerCount; i++) {
@@ -135,6 +135,26 @@ final class Scheduler {
 
     boolean isStopping() {
         return runState >= STOPPING;
+    }
+
+    /**
+     * The user's uncaught-failure handler, guarded: whatever it throws is printed to stderr with the
+     * failure it was given, never thrown into the job path. A handler that threw used to be called again
+     * with its own exception, and the second throw killed the job's fiber before it went back to its
+     * pool (close() then waited for it forever), or came out of a waiting thread's await.
+     */
+    private static BiConsumer<String, Throwable> guarded(BiConsumer<String, Throwable> handler) {
+        return (jobName, failure) -> {
+            try {
+                handler.accept(jobName, failure);
+            } catch (Throwable handlerFailure) {
+                java.io.PrintStream err = System.err;
+                err.println("weft: the uncaught-failure handler threw while reporting the failure of job '"
+                        + jobName + "'; the job's failure, then the handler's:");
+                failure.printStackTrace(err);
+                handlerFailure.printStackTrace(err);
+            }
+        };
     }
 
     boolean isTerminated() {
