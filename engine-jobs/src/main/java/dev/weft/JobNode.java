@@ -217,6 +217,7 @@ abstract class JobNode {
     final void completeCancelled(Scheduler s) {
         if (s != null) {
             s.reportCancelled(this);           // first: whoever sees the counter at zero finds it counted
+            s.pendingJobs.forget(this);
         }
         complete(s, null, true, null);
     }

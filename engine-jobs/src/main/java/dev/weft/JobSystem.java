@@ -44,7 +44,7 @@ public final class JobSystem implements Executor, AutoCloseable {
 
     JobSystem(JobSystemBuilder b) {
         this.scheduler = new Scheduler(b.name, b.deterministicSeed != null ? 1 : b.workers, b.workerStackBytes,
-                b.idleStrategy, b.fiberPool, b.uncaughtFailureHandler, b.deterministicSeed, b.pinWorkers,
+                b.idleStrategy, b.fiberPool, b.guardedFailureHandler(), b.deterministicSeed, b.pinWorkers,
                 b.workerCaps(b.deterministicSeed != null ? 1 : b.workers), b.waitersHelp, b.readyGraceNanos);
         if (b.watchdogThreshold != null) {
             new Watchdog(scheduler, b.watchdogThreshold, b.watchdogSink).start();
@@ -453,8 +453,9 @@ public final class JobSystem implements Executor, AutoCloseable {
     }
 
     /**
-     * Stops now: refuses every submission, cancels every queued job and every queued main-thread job
-     * (each completes its counter and its handle reports cancelled), wakes every parked job with
+     * Stops now: refuses every submission, cancels every queued job, every queued main-thread job and
+     * every job still waiting for its prerequisites ({@link #after}) (each completes its counter and its
+     * handle reports cancelled), wakes every parked job with
      * {@link JobCancelledException}, and returns exactly the jobs that never ran: every submitted job is
      * in this list or ran. A job a worker had already taken from a queue when this was called still
      * starts, with {@link Jobs#isCancelled()} true and its waits cancelled, as do running jobs; those that

@@ -250,4 +250,25 @@ public final class JobSystemBuilder {
     public JobSystem build() {
         return new JobSystem(this);
     }
+
+    /**
+     * The user's uncaught-failure handler, guarded: whatever it throws is printed to stderr with the
+     * failure it was given, never thrown into the job path. A handler that threw used to be called again
+     * with its own exception, and the second throw killed the job's fiber before it went back to its
+     * pool (close() then waited for it forever), or came out of a waiting thread's await.
+     */
+    BiConsumer<String, Throwable> guardedFailureHandler() {
+        BiConsumer<String, Throwable> handler = uncaughtFailureHandler;
+        return (jobName, failure) -> {
+            try {
+                handler.accept(jobName, failure);
+            } catch (Throwable handlerFailure) {
+                java.io.PrintStream err = System.err;
+                err.println("weft: the uncaught-failure handler threw while reporting the failure of job '"
+                        + jobName + "'; the job's failure, then the handler's:");
+                failure.printStackTrace(err);
+                handlerFailure.printStackTrace(err);
+            }
+        };
+    }
 }

@@ -33,11 +33,12 @@ import java.util.concurrent.Callable;
  * </ul>
  * Its counter goes up at the call, so a wait on that counter waits for it too. Its group is the one given
  * ({@link JobGroup#after}) or inherited from the submitting job, as with {@code run}; a group cancelled
- * while the job waits for its prerequisites cancels it when they complete (not before). A job whose
- * prerequisites complete after {@link JobSystem#shutdownNow()} or after the system terminated is
- * cancelled; a graceful close still runs one whose prerequisites complete while jobs are running, but
- * does not wait for prerequisites that nothing in the system will complete (a counter you decrement by
- * hand).
+ * while the job waits for its prerequisites cancels it when they complete (not before).
+ * {@link JobSystem#shutdownNow()} cancels every job still waiting for its prerequisites at once (its
+ * counter and handle complete) and lists it with the other jobs that never ran. A graceful close still
+ * runs one whose prerequisites complete while jobs are running, but does not wait for prerequisites that
+ * nothing in the system will complete (a counter you decrement by hand); such a job is cancelled when
+ * they complete after termination.
  *
  * <p>A {@code Prerequisites} is an immutable list: reuse it for many jobs; {@code and} returns a new one.
  * Cost: one wait node per prerequisite, pushed on its counter (no lock), and one atomic decrement when
@@ -249,7 +250,7 @@ public final class Prerequisites {
         }
 
         void register(String what) {
-            of.scheduler.acceptPending(job, what);     // may throw RejectedExecutionException: nothing registered
+            of.scheduler.pendingJobs.accept(job, what);     // may throw RejectedExecutionException: nothing registered
             int count = of.counters.length + of.handles.length;
             if (count == 0) {
                 release();                             // after() with no prerequisites: queued at once
@@ -281,7 +282,7 @@ public final class Prerequisites {
                     }
                 }
                 failure = firstFailure();
-                of.scheduler.submitReleased(job);
+                of.scheduler.pendingJobs.release(job);
             } catch (Throwable t) {                    // must not escape into the decrementer's wake-up walk
                 job.cancelBeforeStart(of.scheduler);
                 of.scheduler.uncaughtFailureHandler.accept(job.name(), t);

@@ -88,8 +88,9 @@ final class Scheduler {
     final MainThreadMailbox mainThread;
     private final CountDownLatch terminated;
     private final ConcurrentLinkedQueue<JobInfo> cancelledReport = new ConcurrentLinkedQueue<>();
+    final PendingJobs pendingJobs = new PendingJobs(this);   // waiting for prerequisites, in no queue
     private final WorkerParking parking;   // sleeping, waking, terminating workers
-    private final AtomicInteger externalSubmitters;  // parking.externalSubmitters: submit counts here
+    final AtomicInteger externalSubmitters;  // parking.externalSubmitters: submit counts here
     private final AtomicLong cancelledOutsideWorkers = new AtomicLong();
     private final boolean pinWorkers;   // JobSystemBuilder.pinWorkersToCores; published to workers by Thread.start
     private volatile int runState;      // RUNNING → CLOSING/STOPPING → TERMINATED
@@ -102,7 +103,7 @@ final class Scheduler {
         dev.weft.internal.FiberSupport.check();
         JfrEvents.init();
         this.name = name;
-        this.uncaughtFailureHandler = guarded(uncaughtFailureHandler);
+        this.uncaughtFailureHandler = uncaughtFailureHandler;   // guarded by the builder
         this.mainThread = new MainThreadMailbox(this);
         this.workers = new Worker[workerCount];
         for (int i = 0; i < workerCount; i++) {
@@ -135,26 +136,6 @@ final class Scheduler {
 
     boolean isStopping() {
         return runState >= STOPPING;
-    }
-
-    /**
-     * The user's uncaught-failure handler, guarded: whatever it throws is printed to stderr with the
-     * failure it was given, never thrown into the job path. A handler that threw used to be called again
-     * with its own exception, and the second throw killed the job's fiber before it went back to its
-     * pool (close() then waited for it forever), or came out of a waiting thread's await.
-     */
-    private static BiConsumer<String, Throwable> guarded(BiConsumer<String, Throwable> handler) {
-        return (jobName, failure) -> {
-            try {
-                handler.accept(jobName, failure);
-            } catch (Throwable handlerFailure) {
-                java.io.PrintStream err = System.err;
-                err.println("weft: the uncaught-failure handler threw while reporting the failure of job '"
-                        + jobName + "'; the job's failure, then the handler's:");
-                failure.printStackTrace(err);
-                handlerFailure.printStackTrace(err);
-            }
-        };
     }
 
     boolean isTerminated() {
@@ -343,13 +324,13 @@ final class Scheduler {
     }
 
     /** The group of the job a waiting thread is running for us (WaitingHelp), or null. */
-    private static JobGroup inheritedGroupOutside() {
+    static JobGroup inheritedGroupOutside() {
         WaitingHelp h = WaitingHelp.current();
         JobNode current = h != null ? h.runningJob : null;
         return current != null ? current.group : null;
     }
 
-    private JobGroup inheritedGroup(Worker w) {
+    JobGroup inheritedGroup(Worker w) {
         Fiber f = w != null ? w.mounted : null;
         JobNode current = f != null ? f.currentJob : null;
         return current != null ? current.group : null;
@@ -398,75 +379,26 @@ final class Scheduler {
     }
 
     /** Worker {@code w}'s own thread: onto its deque; signals only on the empty-to-non-empty push. */
-    private void pushOwn(Worker w, JobNode j) {
+    void pushOwn(Worker w, JobNode j) {
         if (w.jobs[j.priority].push(j)) {
             signalLocalWork(j.priority);
         }
     }
 
     /** Any other thread, inside the externalSubmitters window: into the injection queue, then signal. */
-    private void inject(JobNode j) {
+    void inject(JobNode j) {
         picker.injectedJobs[j.priority].offer(j);
         signalWork(j.priority);
     }
 
-    /**
-     * A job with prerequisites ({@link Prerequisites}), at the call that submits it: refused as a submit
-     * would be; otherwise its group is settled and its counter counts it from now on, though it is queued
-     * only by {@link #submitReleased}, when its prerequisites complete.
-     */
-    void acceptPending(JobNode j, String what) {
-        if (j.counter != null) {
-            noteHelpScheduler(j.counter);
-        }
-        Worker w = Worker.current(this);
-        boolean outside = w == null;
-        if (runState >= STOPPING || (outside && runState != RUNNING && WaitingHelp.current() == null)) {
-            throw rejected(what);
-        }
-        if (j.group == null) {
-            j.group = outside ? (waitingHelp != null ? inheritedGroupOutside() : null) : inheritedGroup(w);
-        }
-        if (j.counter != null) {
-            j.counter.add(1);
-        }
-    }
-
-    /**
-     * Queues a job whose prerequisites completed, on the thread whose decrement completed the last one
-     * (a worker pushes onto its own deque; any other thread injects). Accepted while closing, from any
-     * thread: it was submitted before the close. After shutdownNow, or once terminated, it is cancelled
-     * instead (counted, its counter and handle completed). Never throws: it runs inside a decrement.
-     */
-    void submitReleased(JobNode j) {
-        if (j.state() != JobNode.NEW) {
-            return;                                    // its handle's cancel() completed it while it waited
-        }
-        Worker w = Worker.current(this);
-        if (w != null && runState < STOPPING) {
-            pushOwn(w, j);
-            return;
-        }
-        externalSubmitters.incrementAndGet();          // before reading runState: see "Shutdown"
-        try {
-            if (runState >= STOPPING) {
-                j.cancelBeforeStart(this);
-                return;
-            }
-            inject(j);
-        } finally {
-            externalSubmitters.decrementAndGet();
-        }
-    }
-
     /** Where an outside waiter on {@code c} looks for jobs to run (WaitingHelp); written only when it changes. */
-    private void noteHelpScheduler(Counter c) {
+    void noteHelpScheduler(Counter c) {
         if (c.helpScheduler != this && waitingHelp != null) {
             c.helpScheduler = this;
         }
     }
 
-    private RejectedExecutionException rejected(String what) {
+    RejectedExecutionException rejected(String what) {
         String state = switch (runState) {
             case CLOSING -> "closing (close() was called): only jobs already running may still submit";
             case STOPPING -> "stopping (shutdownNow() was called)";
@@ -567,6 +499,7 @@ final class Scheduler {
             }
         }
         picker.cancelAllQueued(this);      // exact: every job that never ran is reported, nothing that ran
+        pendingJobs.cancelAll();           // and those no queue holds yet, waiting for prerequisites
         mainThread.cancelQueued();         // main-thread jobs nobody ran yet: reported like the rest
         fibers.cancelAllWaits();           // runState (volatile) was written first: Dekker with beginWait
         parking.wakeAll();

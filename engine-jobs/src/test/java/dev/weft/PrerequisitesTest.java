@@ -277,6 +277,83 @@ class PrerequisitesTest {
                 () -> stopping.after(held).run(Priority.NORMAL, "refused", () -> {}, null));
     }
 
+    /**
+     * shutdownNow() returns every job that never ran, those still waiting for prerequisites included, and
+     * completes their counters at once: before, none was in the list, and the counter of one waiting on a
+     * counter nothing would decrement stayed up after termination (a waiter on it hung). Found by a probe
+     * on the public API.
+     */
+    @Test
+    void shutdownNowCancelsAndListsTheJobsStillWaitingForPrerequisites() throws Exception {
+        JobSystem jobs = TestSupport.system(2);
+        Counter never = new Counter("never decremented");
+        never.add(1);
+        CompletableFuture<Void> go = new CompletableFuture<>();
+        JobHandle<Object> running = jobs.submit(Priority.NORMAL, "running", () -> go.join());
+        Counter dependents = new Counter("dependents");
+        AtomicInteger ran = new AtomicInteger();
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            jobs.after(never).run(Priority.NORMAL, "after counter " + i, ran::incrementAndGet, dependents);
+            jobs.after(running).run(Priority.NORMAL, "after handle " + i, ran::incrementAndGet, dependents);
+            names.add("after counter " + i);
+            names.add("after handle " + i);
+        }
+        JobHandle<Integer> pendingHandle = jobs.after(never).submit(Priority.FRAME, "pending handle", () -> 1);
+
+        List<String> listed = jobs.shutdownNow().stream().map(JobInfo::name).toList();
+
+        for (String name : names) {
+            assertTrue(listed.contains(name), name + " is in shutdownNow's list: " + listed);
+        }
+        assertTrue(listed.contains("pending handle"), "a pending handle is listed too: " + listed);
+        assertEquals(0, dependents.value(), "their counter is complete when shutdownNow returns");
+        assertTrue(pendingHandle.isCancelled(), "a pending handle reports cancelled");
+        go.complete(null);                                      // the running job ends; its dependents stay cancelled
+        assertTrue(jobs.awaitTermination(TestSupport.LONG));
+        never.decrement();                                      // releasing them now changes nothing
+        assertEquals(0, ran.get(), "no listed job ran");
+        assertEquals(0, dependents.value());
+        assertEquals(listed.size(), jobs.shutdownNow().size(), "each listed once, and nothing new");
+    }
+
+    /**
+     * Acceptance racing shutdownNow: a thread and a job register dependents of a counter that never
+     * completes until they are refused. Every accepted one is in shutdownNow's list (their counter ends at
+     * zero); none is listed twice or lost between the acceptance's add and its re-read of the run state.
+     */
+    @Test
+    void everyDependentAcceptedWhileShutdownNowRacesIsListed() throws Exception {
+        int rounds = TestSupport.FULL ? 2_000 : 200;
+        SplittableRandom random = new SplittableRandom(13);
+        for (int round = 0; round < rounds; round++) {
+            JobSystem jobs = TestSupport.system(2);
+            Counter never = new Counter("never");
+            never.add(1);
+            Counter dependents = new Counter("dependents");
+            AtomicInteger accepted = new AtomicInteger();
+            Runnable register = () -> {
+                try {
+                    for (;;) {
+                        jobs.after(never).run(Priority.NORMAL, "dependent", () -> { }, dependents);
+                        accepted.incrementAndGet();
+                    }
+                } catch (java.util.concurrent.RejectedExecutionException refused) {
+                    // shutdownNow was called: stop
+                }
+            };
+            Thread outside = Thread.ofPlatform().start(register);
+            jobs.run(Priority.NORMAL, "registers from a job", register::run, null);
+            TestSupport.sleepMillis(random.nextInt(3));
+            List<JobInfo> listed = jobs.shutdownNow();
+            outside.join();
+            assertTrue(jobs.awaitTermination(TestSupport.LONG), "round " + round);
+            long dependentsListed = listed.stream().filter(i -> i.name().equals("dependent")).count();
+            assertEquals(accepted.get(), dependentsListed, "round " + round + ": accepted dependents listed");
+            assertEquals(0, dependents.value(), "round " + round + ": their counter completed");
+        }
+    }
+
     @Test
     void misuseIsRefusedWithAMessage() {
         try (JobSystem jobs = TestSupport.system(1)) {

@@ -1,0 +1,109 @@
+package dev.weft;
+
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The scheduler's side of {@link Prerequisites}: jobs accepted with prerequisites that have not completed
+ * yet. No queue holds them, so {@code shutdownNow} finds them here, to cancel them and list them among the
+ * jobs that never ran. Whoever takes a job out of the set owns it: the release that completes its last
+ * prerequisite queues it, {@code shutdownNow} cancels it; the other finds it gone and leaves it alone.
+ * Off the job path: one add and one remove per job with prerequisites.
+ */
+final class PendingJobs {
+    private final Scheduler scheduler;
+    private final Set<JobNode> jobs = ConcurrentHashMap.newKeySet();
+
+    PendingJobs(Scheduler scheduler) {
+        this.scheduler = scheduler;
+    }
+
+    /**
+     * A job with prerequisites, at the call that submits it: refused as a submit would be; otherwise its
+     * group is settled and its counter counts it from now on, though it is queued only by
+     * {@link #release}, when its prerequisites complete.
+     */
+    void accept(JobNode j, String what) {
+        Scheduler s = scheduler;
+        if (j.counter != null) {
+            s.noteHelpScheduler(j.counter);
+        }
+        Worker w = Worker.current(s);
+        boolean outside = w == null;
+        int runState = s.runState();
+        if (runState >= Scheduler.STOPPING
+                || (outside && runState != Scheduler.RUNNING && WaitingHelp.current() == null)) {
+            throw s.rejected(what);
+        }
+        if (j.group == null) {
+            j.group = outside ? (s.waitingHelp != null ? Scheduler.inheritedGroupOutside() : null)
+                    : s.inheritedGroup(w);
+        }
+        if (j.counter != null) {
+            j.counter.add(1);
+        }
+        // Added, then the run state read again (both volatile): shutdownNow writes the run state, then
+        // scans the set, so it sees the job or we see STOPPING. Seeing it, we take the job back unless
+        // shutdownNow has it already (cancelled and listed: the unit added above is completed there).
+        jobs.add(j);
+        if (s.runState() >= Scheduler.STOPPING && take(j)) {
+            if (j.counter != null) {
+                j.counter.decrement(1);
+            }
+            throw s.rejected(what);
+        }
+    }
+
+    /**
+     * Queues a job whose prerequisites completed, on the thread whose decrement completed the last one
+     * (a worker pushes onto its own deque; any other thread injects). Accepted while closing, from any
+     * thread: it was submitted before the close. After shutdownNow, or once terminated, it is cancelled
+     * instead (counted, its counter and handle completed). Never throws: it runs inside a decrement.
+     */
+    void release(JobNode j) {
+        if (!take(j) || j.state() != JobNode.NEW) {
+            return;                                    // shutdownNow or its handle's cancel() completed it
+        }
+        Scheduler s = scheduler;
+        Worker w = Worker.current(s);
+        if (w != null && s.runState() < Scheduler.STOPPING) {
+            s.pushOwn(w, j);
+            return;
+        }
+        s.externalSubmitters.incrementAndGet();        // before reading the run state: see Scheduler, "Shutdown"
+        try {
+            if (s.runState() >= Scheduler.STOPPING) {
+                j.cancelBeforeStart(s);
+                return;
+            }
+            s.inject(j);
+        } finally {
+            s.externalSubmitters.decrementAndGet();
+        }
+    }
+
+    /** A job completed as cancelled (a pending handle's {@code cancel()}): nothing will release it now. */
+    void forget(JobNode job) {
+        if (!jobs.isEmpty()) {
+            jobs.remove(job);
+        }
+    }
+
+    /**
+     * {@code shutdownNow}, after it set the run state: cancels every job still here, each completing its
+     * counter and handle and reported in the cancelled list. A job added after this scan began is seen by
+     * its own {@link #accept}, which reads the run state after its add.
+     */
+    void cancelAll() {
+        for (JobNode job : jobs) {
+            if (take(job)) {
+                job.cancelBeforeStart(scheduler);      // a handle cancelled earlier is complete already: no-op
+            }
+        }
+    }
+
+    /** True if the caller took {@code job} and now owns it; false if someone else had already. */
+    private boolean take(JobNode job) {
+        return jobs.remove(job);
+    }
+}
