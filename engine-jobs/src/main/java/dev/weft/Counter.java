@@ -199,7 +199,11 @@ public final class Counter {
         }
     }
 
-    /** Waits until the value is zero. See the class comment for fibers versus plain threads. */
+    /**
+     * Waits until the value is zero. See the class comment for fibers versus plain threads. Waits are not
+     * interruptible: an interrupt does not end one, and the thread's interrupt status is set again when
+     * it returns (use {@link JobGroup#cancel()} or a timeout to stop waiting).
+     */
     public void await() {
         await(0);
     }
@@ -365,6 +369,7 @@ public final class Counter {
             fiber.beginWait(node);
         }
         long deadline = timeoutNanos >= 0 ? System.nanoTime() + timeoutNanos : 0L;
+        boolean interrupted = false;                     // an interrupt seen meanwhile, set again at the end
         try {
             for (;;) {
                 int s = node.state();
@@ -390,6 +395,9 @@ public final class Counter {
                 if (help != null && help.helpOnce(this)) {
                     continue;                            // ran a queued job on our own stack: re-check
                 }
+                // The wait is uninterruptible, and a park returns at once while the interrupt status is
+                // set: cleared here, or the wait spun for as long as it lasted (a fiber held its worker).
+                interrupted |= Thread.interrupted();
                 if (timeoutNanos >= 0) {
                     long remaining = deadline - System.nanoTime();
                     if (remaining <= 0) {
@@ -408,6 +416,9 @@ public final class Counter {
                 fiber.endWait();
             }
             node.ended();
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 

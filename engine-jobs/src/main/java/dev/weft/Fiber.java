@@ -198,6 +198,7 @@ final class Fiber implements Executor, Runnable {
         scheduler.fiberIdle();
         while (idle && !retire) {
             poolAfterUnmount = true;        // again after a park that returned on a stale permit
+            Thread.interrupted();           // meant for a job that ended; set, every park would return at once
             LockSupport.park(this);
         }
         poolAfterUnmount = false;           // leaving: a later park (a Counter wait) is not an idle one
@@ -283,9 +284,15 @@ final class Fiber implements Executor, Runnable {
         int outerPriority = readyPriority;
         Object outerLocals = FiberSupport.detachThreadLocals(thread);
         Object outerBindings = FiberSupport.detachScopedValues();   // a job of its own: sees none of ours
+        // Nor our interrupt status: a child that sleeps would fail with InterruptedException because its
+        // joiner's flag was left set. One volatile read when it is clear (the common case).
+        boolean outerInterrupted = thread.isInterrupted() && Thread.interrupted();
         job.enclosing = outer;
         Throwable failure = runBody(job, Math.min(outerPriority, job.priority));   // lower ordinal = higher
         job.enclosing = null;
+        if (outerInterrupted) {
+            thread.interrupt();               // the joiner's own flag, back as it was
+        }
         FiberSupport.restoreScopedValues(outerBindings);
         FiberSupport.restoreThreadLocals(thread, outerLocals);
         currentJob = outer;
