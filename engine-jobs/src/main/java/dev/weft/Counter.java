@@ -246,12 +246,20 @@ public final class Counter {
      */
     public boolean await(long target, Duration timeout) {
         checkTarget(target);
+        checkTimeout(timeout);
         long nanos = Math.max(0L, timeout.toNanos());
         boolean reached = value() <= target || awaitSlow(target, nanos);
         if (reached) {
             throwIfFailed();
         }
         return reached;
+    }
+
+    static void checkTimeout(Duration timeout) {
+        if (timeout == null) {
+            throw new NullPointerException("timeout is null: pass how long to wait at most, e.g. "
+                    + "Duration.ofSeconds(5), or call the method without a timeout to wait until done");
+        }
     }
 
     private void checkTarget(long target) {

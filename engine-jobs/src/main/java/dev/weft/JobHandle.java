@@ -151,6 +151,7 @@ public final class JobHandle<T> extends JobNode {
      * @throws JobCancelledException if the job was cancelled
      */
     public T join(Duration timeout) throws TimeoutException {
+        Counter.checkTimeout(timeout);
         if (!isDone()) {
             Fiber f = Fiber.current();
             checkNotSelf(f);

@@ -447,6 +447,15 @@ class LifecycleTest {
             assertTrue(below.getMessage().contains("below zero") && below.getMessage().contains("frame"),
                     below.getMessage());
             assertEquals(0, c.value(), "the bad decrement was undone");
+            c.add(1);
+            NullPointerException noTimeout = assertThrows(NullPointerException.class, () -> c.await((Duration) null));
+            assertTrue(noTimeout.getMessage().contains("timeout is null"), noTimeout.getMessage());
+            JobHandle<Integer> done = jobs.submit(() -> 1);
+            join(done);
+            NullPointerException noJoinTimeout = assertThrows(NullPointerException.class, () -> done.join(null));
+            assertTrue(noJoinTimeout.getMessage().contains("timeout is null"), "same on a done handle: "
+                    + noJoinTimeout.getMessage());
+            c.decrement();
             IllegalStateException outside = assertThrows(IllegalStateException.class, Jobs::workerIndex);
             assertTrue(outside.getMessage().contains("only inside a job"), outside.getMessage());
             assertFalse(Jobs.inFiber());
