@@ -165,6 +165,7 @@ final class WaitingHelp {
         JobHandle<?> mainJob = MainThreadMailbox.runningOnCurrentThread();
         Object ownLocals = FiberSupport.detachThreadLocals(me);
         Object ownBindings = FiberSupport.detachScopedValues();   // nor the waiter's ScopedValue bindings
+        boolean ownInterrupt = Thread.interrupted();   // nor its interrupt status (a sleep would throw)
         MainThreadMailbox.keepOwnership(mailbox, mainJob);
         RUNNING_HERE.set(this);
         job.enclosing = outerJob;                       // a self-join through the stack is refused (JobHandle)
@@ -186,6 +187,10 @@ final class WaitingHelp {
             job.enclosing = null;
             FiberSupport.restoreScopedValues(ownBindings);
             FiberSupport.restoreThreadLocals(me, ownLocals);   // the job's map goes; ours (seat included) is back
+            Thread.interrupted();                       // an interrupt the job left is the job's (as on a fiber)
+            if (ownInterrupt) {
+                me.interrupt();
+            }
         }
         job.finishRun(scheduler, failure);             // not a worker: counted as helped, not recycled
         scheduler.countHelped();

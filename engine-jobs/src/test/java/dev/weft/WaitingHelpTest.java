@@ -89,6 +89,32 @@ class WaitingHelpTest {
         assertEquals(51, jobs.stats().jobsRunByWaiters());
     }
 
+    /**
+     * A job the waiting thread runs sees none of that thread's interrupt status (as on a fiber of its own),
+     * leaves none behind, and the thread has its own back after the wait.
+     */
+    @Test
+    void aHelpedJobSeesNoneOfTheWaitersInterrupt() throws Exception {
+        JobSystem jobs = JobSystem.builder().name("help-interrupt").workers(1).build();
+        Thread me = Thread.currentThread();
+        try (jobs; Occupied busy = new Occupied(jobs, 1)) {
+            JobHandle<Boolean> h = jobs.submit(Priority.FRAME, "sleeps", () -> {
+                boolean ranHere = Thread.currentThread() == me;
+                boolean sawInterrupt = Thread.currentThread().isInterrupted();
+                Thread.sleep(5);                              // throws if the waiter's interrupt leaked in
+                Thread.currentThread().interrupt();           // left behind: must not reach the waiter
+                return ranHere && !sawInterrupt;
+            });
+            me.interrupt();
+            boolean ok = h.join();
+            assertTrue(Thread.interrupted(), "the waiter's own interrupt is back (and cleared here)");
+            assertTrue(ok, "ran on the waiting thread without its interrupt");
+            JobHandle<Boolean> second = jobs.submit(Priority.FRAME, "second", () -> Thread.currentThread().isInterrupted());
+            assertFalse(second.join(), "the first job's interrupt was left behind on the waiter");
+            assertFalse(Thread.interrupted());
+        }
+    }
+
     /** A blocking call in a job the main thread runs goes to the blocking threads, never the main thread. */
     @Test
     void aBlockingCallInAHelpedJobLeavesTheWaitingThread() throws Exception {
