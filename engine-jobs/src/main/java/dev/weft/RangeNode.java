@@ -43,11 +43,14 @@ final class RangeNode extends JobNode {
         int index = w != null ? w.index : scheduler.waitingHelp.workerIndex;
         int s = start;
         int e = end;
-        while (e - s > grain) {
-            int mid = (s + e) >>> 1;
+        // In long: a range may hold more than Integer.MAX_VALUE elements ([MIN_VALUE, MAX_VALUE)), and
+        // (s + e) >>> 1 is the midpoint only when s + e >= 0 (a probe's [-5, 5) split at 2147483645).
+        while ((long) e - s > grain) {
+            int mid = (int) (s + (((long) e - s) >>> 1));
             scheduler.pushRange(w, body, mid, e, grain, counter, priority, group);
             e = mid;
         }
+        end = e;                                          // a failure names this piece, not the whole range
         body.run(s, e, index);
     }
 

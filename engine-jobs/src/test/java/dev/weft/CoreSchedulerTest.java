@@ -24,6 +24,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** The rules of the core scheduler, each over 1, 2, 4 and 8 workers. */
@@ -383,6 +384,33 @@ class CoreSchedulerTest {
             AtomicInteger sum = new AtomicInteger();
             jobs.run(() -> jobs.parallelFor(Priority.FRAME, 0, 1000, 10, (s, e, w) -> sum.addAndGet(e - s), c));
             TestSupport.eventually("async parallelFor", () -> sum.get() == 1000 && c.isDone());
+        }
+    }
+
+    /**
+     * Ranges anywhere in int, and longer than Integer.MAX_VALUE: every piece lies inside [from, to), holds at
+     * most grain elements, and the pieces tile the range exactly. Found by a probe on the public API: the
+     * midpoint {@code (s + e) >>> 1} is wrong when s + e < 0 ([-5, 5) split at 2147483645, [-100, 100) gave a
+     * body index 200 out of bounds), and {@code e - s > grain} overflowed for [MIN_VALUE, MAX_VALUE),
+     * which ran as one piece of 2^32 - 1 elements.
+     */
+    @ParameterizedTest(name = "[{0}, {1}) grain {2}")
+    @CsvSource({"-5, 5, 1", "-100, 100, 16", "-1000, -500, 7", "-2147483648, -2147482648, 10",
+            "2147482647, 2147483647, 10", "-2147483648, 2147483647, 268435456", "-1, 2147483647, 536870912"})
+    void parallelForPiecesTileAnyRangeWithinTheGrain(int from, int to, int grain) {
+        try (JobSystem jobs = system(2)) {
+            java.util.Queue<long[]> pieces = new java.util.concurrent.ConcurrentLinkedQueue<>();
+            jobs.parallelFor(from, to, grain, (s, e, w) -> pieces.add(new long[] {s, e}));
+            List<long[]> sorted = new ArrayList<>(pieces);
+            sorted.sort(java.util.Comparator.comparingLong(p -> p[0]));
+            long next = from;
+            for (long[] p : sorted) {
+                assertEquals(next, p[0], "pieces leave a gap or overlap at " + next);
+                assertTrue(p[1] > p[0] && p[1] - p[0] <= grain && p[1] <= to,
+                        "piece [" + p[0] + ", " + p[1] + ") of [" + from + ", " + to + ") grain " + grain);
+                next = p[1];
+            }
+            assertEquals((long) to, next, "the pieces end at to");
         }
     }
 
