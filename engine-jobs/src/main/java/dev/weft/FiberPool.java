@@ -152,9 +152,12 @@ final class FiberPool {
             if (job.tryStart()) {
                 job.finishRun(scheduler, new FiberPoolExhaustedException("job '" + job.name() + "' could not "
                         + "start: all " + policy.maxFibers() + " fibers of job system '" + scheduler.name()
-                        + "' have been parked in waits for " + policy.exhaustionTimeout().toMillis() + " ms, "
-                        + "each waiting on work that needs a fiber to start. Raise FiberPoolPolicy.bounded(n) "
-                        + "or use FiberPoolPolicy.growable()."));
+                        + "' have been parked in waits (counters, joins, blocking calls) for "
+                        + policy.exhaustionTimeout().toMillis() + " ms with no fiber free for it. If they wait"
+                        + " on jobs that need a fiber to start, that is a deadlock by exhaustion; if they wait"
+                        + " on I/O or other slow work, the bound is too low for this load. Raise"
+                        + " FiberPoolPolicy.bounded(n), lengthen its exhaustion timeout, or use"
+                        + " FiberPoolPolicy.growable()."));
             }
             return;
         }

@@ -10,9 +10,13 @@ import java.time.Duration;
  * <p>{@link #growable()} (the default) makes fibers as needed and keeps them for reuse. {@link
  * #bounded(int, Duration)} never has more than {@code maxFibers}: when all are parked in waits, workers
  * stop starting new jobs and only resume parked fibers. If that lasts {@code exhaustionTimeout} with new
- * jobs waiting — every fiber waits on work that cannot start, a deadlock by exhaustion — the worker
- * fails those jobs one at a time with {@link FiberPoolExhaustedException}, whose message says how to
- * size the pool. Their counters complete, so their waiters wake with the failure; nothing hangs silently.
+ * jobs waiting, the worker fails those jobs one at a time with {@link FiberPoolExhaustedException},
+ * whose message says how to size the pool. Their counters complete, so their waiters wake with the
+ * failure; nothing hangs silently. The worker cannot tell a deadlock by exhaustion (every fiber waits on
+ * work that cannot start) from fibers parked in long I/O or other slow waits: both fail new jobs once the
+ * timeout passes, so give a bounded pool room for every wait the game has at once, and a timeout longer
+ * than its slowest wait. While the pool is dry, idle workers poll it every 0.1 ms (about a tenth of a
+ * core each, measured), so a long timeout also costs CPU.
  *
  * @param maxFibers          upper bound on live fibers ({@link Integer#MAX_VALUE} when growable)
  * @param exhaustionTimeout  how long a worker tolerates a dry pool before failing waiting jobs

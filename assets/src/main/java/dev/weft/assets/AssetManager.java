@@ -115,6 +115,8 @@ public final class AssetManager implements AutoCloseable {
     // Counted from the job's first line, so a job still queued when close() cancels its group is not
     // counted; it then stops at its first cancellation check, before any decode.
     private final Counter loadsRunning = new Counter("asset loads running");
+    // GPU frees the job system refused (it was closed first): close() says so instead of leaking quietly.
+    private final AtomicInteger gpuFreesRefused = new AtomicInteger();
     private volatile boolean closed;
 
     private AssetManager(Builder b) {
@@ -231,9 +233,7 @@ public final class AssetManager implements AutoCloseable {
 
     <T extends LoadedAsset> AssetRef<T> request(AssetId id, Class<T> type) {
         for (;;) {
-            if (closed) {
-                throw new IllegalStateException("asset manager is closed; cannot load " + id);
-            }
+            checkOpen(id.toString());
             AssetEntry e = entries.computeIfAbsent(id, k -> new AssetEntry(k, jobs.newGroup("asset " + k)));
             if (e.retain()) {
                 AssetRef<T> ref = new AssetRef<>(this, e, type);
@@ -267,6 +267,14 @@ public final class AssetManager implements AutoCloseable {
             throw x;
         } finally {
             e.done.decrement();
+        }
+    }
+
+    /** Refuses work for a closed manager: {@code what} names what the caller asked for. */
+    void checkOpen(String what) {
+        if (closed) {
+            throw new IllegalStateException("asset manager is closed; cannot load " + what
+                    + " (make a new AssetManager, or close it only when the game stops loading)");
         }
     }
 
@@ -376,7 +384,9 @@ public final class AssetManager implements AutoCloseable {
                     return null;
                 }), null);
             } catch (RejectedExecutionException x) {
-                // The job system is stopping: closing the game's renderer frees what is left.
+                if (e.gpu != null) {                 // written on the main thread, where close() usually runs
+                    gpuFreesRefused.incrementAndGet();   // the job system is stopping: close() reports it
+                }
             }
         }
     }
@@ -430,6 +440,9 @@ public final class AssetManager implements AutoCloseable {
      * lane), and stops the I/O threads if this manager made them. After it returns, {@link #stats()} does
      * not change any more: no decode of this manager still allocates or frees. On the main thread the wait
      * keeps running main-thread jobs; with an uploader, run them once more afterwards for the queued frees.
+     *
+     * @throws IllegalStateException if GPU objects could not be freed because the job system was closed
+     *     first (everything else is stopped and freed before it is thrown)
      */
     @Override
     public void close() {
@@ -445,15 +458,34 @@ public final class AssetManager implements AutoCloseable {
             }
         }
         long deadline = System.nanoTime() + CLOSE_WAIT.toNanos();
-        for (AssetEntry e : killed) {
-            e.done.await(untilDeadline(deadline));
+        try {
+            for (AssetEntry e : killed) {
+                awaitEnded(e.done, deadline);
+            }
+            // An asset released before close() left the map, but its load job may still be decoding: it
+            // runs to its next cancellation check (a PNG decode is one native call) and frees what it made.
+            awaitEnded(loadsRunning, deadline);
+            lane.awaitIdle(untilDeadline(deadline));  // a task its cancelled caller abandoned still runs
+        } finally {
+            if (ownsIo) {
+                io.close();
+            }
         }
-        // An asset released before close() left the map, but its load job may still be decoding: it
-        // runs to its next cancellation check (a PNG decode is one native call) and frees what it made.
-        loadsRunning.await(untilDeadline(deadline));
-        lane.awaitIdle(untilDeadline(deadline));      // a task its cancelled caller abandoned still runs
-        if (ownsIo) {
-            io.close();
+        int refused = gpuFreesRefused.get();
+        if (refused > 0) {
+            throw new IllegalStateException(refused + " GPU object(s) of this asset manager were not freed: a GPU "
+                    + "free runs as a main-thread job, and the job system refused it (it was closed first). "
+                    + "Close the AssetManager, and release its assets, before the JobSystem (try-with-resources "
+                    + "does this when the manager is declared after the job system).");
+        }
+    }
+
+    /** Waits for a load to end; its failure (a job that could not start, say) is its asset's, not close's. */
+    private static void awaitEnded(Counter loads, long deadlineNanos) {
+        try {
+            loads.await(untilDeadline(deadlineNanos));
+        } catch (dev.weft.JobFailedException alreadyReported) {
+            // the asset's AssetRef reports it; close still waits for the others and stops the I/O threads
         }
     }
 

@@ -207,6 +207,11 @@ public final class IoPool implements AutoCloseable {
         return bytesRead.get();
     }
 
+    /** For tests: every I/O thread has stopped (after {@link #close()}). */
+    boolean isTerminated() {
+        return executor.isTerminated();
+    }
+
     /** Stops the I/O threads; reads still queued (or asked for later) fail with an {@link IOException}. */
     @Override
     public void close() {

@@ -60,9 +60,11 @@ public final class LevelLoader {
      *
      * @param levelName the level's name; not null
      * @return the load, to wait on, read and unload
+     * @throws IllegalStateException if the asset manager was closed
      */
     public LevelLoad load(String levelName) {
         Objects.requireNonNull(levelName, "levelName");
+        assets.checkOpen("level '" + levelName + "'");
         LevelLoad load = new LevelLoad(assets, levelName);
         load.start();
         return load;

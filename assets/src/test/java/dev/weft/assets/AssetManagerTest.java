@@ -275,6 +275,61 @@ class AssetManagerTest extends WithJobSystem {
         assertEquals(0, atClose.liveTextureData());
     }
 
+    /**
+     * Closed in the wrong order (the job system first), the manager cannot queue its GPU frees (main-thread
+     * jobs): close() says how many GPU objects were not freed and what to do, after stopping everything
+     * else. Before, they leaked without a word. Found by a probe on the public API.
+     */
+    @Test
+    void closingTheManagerAfterItsJobSystemSaysWhatWasNotFreed() {
+        CountingUploader renderer = new CountingUploader();
+        jobs.bindMainThread();
+        AssetManager assets = AssetManager.builder(jobs).source(AssetSource.inMemory(FILES)).uploader(renderer).build();
+        Fixture.awaitLoad(new LevelLoader(assets).load("lvl"));     // runs the uploads on this thread
+        assertEquals(2, renderer.live());
+        jobs.close();
+        IllegalStateException wrongOrder = assertThrows(IllegalStateException.class, assets::close);
+        assertTrue(wrongOrder.getMessage().contains("2 GPU object(s)")
+                && wrongOrder.getMessage().contains("before the JobSystem"), wrongOrder.getMessage());
+        Fixture.assertNoLiveTextures(assets);
+    }
+
+    /**
+     * A load job that could not even start (a bounded fiber pool stayed dry: its job failed with
+     * FiberPoolExhaustedException) made close() throw JobFailedException and skip stopping its I/O
+     * threads. close() waits for loads to end, not for them to succeed: it returns, and the threads stop.
+     */
+    @Test
+    void aLoadThatFailedToStartDoesNotStopCloseFromStoppingItsThreads() {
+        dev.weft.JobSystem tight = dev.weft.JobSystem.builder().name("one-fiber").workers(1)
+                .fiberPool(dev.weft.FiberPoolPolicy.bounded(1, Duration.ofMillis(200))).build();
+        dev.weft.Counter hold = new dev.weft.Counter("holds the only fiber");
+        hold.add(1);
+        dev.weft.Counter holderDone = new dev.weft.Counter("holder");
+        try {
+            tight.run(Priority.NORMAL, "holder", hold::await, holderDone);   // parks the only fiber
+            AssetManager assets = AssetManager.builder(tight).source(AssetSource.inMemory(FILES)).build();
+            AssetRef<LoadedTexture> grass = assets.texture(PNG);
+            Fixture.waitUpTo(Fixture.TIMEOUT).until(grass::isDone);         // failed: no fiber to start on
+            assets.close();                                                  // returns, no JobFailedException
+            assertTrue(assets.io.isTerminated(), "the manager's I/O threads stopped");
+        } finally {
+            hold.decrement();
+            holderDone.await();
+            tight.close();
+        }
+    }
+
+    /** A closed manager refuses a level as it refuses an asset, instead of starting loads that fail. */
+    @Test
+    void aClosedManagerRefusesLevelLoads() {
+        AssetManager assets = AssetManager.builder(jobs).source(AssetSource.inMemory(FILES)).build();
+        assets.close();
+        IllegalStateException closed = assertThrows(IllegalStateException.class,
+                () -> new LevelLoader(assets).load("lvl"));
+        assertTrue(closed.getMessage().contains("closed") && closed.getMessage().contains("lvl"), closed.getMessage());
+    }
+
     /** Runs main-thread jobs (as the game loop would) until {@code done}, at most 10 s. */
     private void pumpUntil(BooleanSupplier done) {
         Fixture.waitUpTo(Duration.ofSeconds(10)).alias("condition reached while running main-thread jobs").until(() -> {
