@@ -180,6 +180,9 @@ final class JobSystemExecutorService extends AbstractExecutorService {
 
     private record Task(long order, Runnable original) {}
 
+    /** How often a thread waiting in {@code Future.get} outside the job system looks at its interrupt status. */
+    static final long INTERRUPT_POLL_MILLIS = 20;
+
     /** The JDK's {@link Future} over a job handle: cancel cancels the job, failures come as ExecutionException. */
     private record HandleFuture<T>(JobHandle<T> handle) implements Future<T> {
         /** True if the task had not started: it never will. A running task is asked to stop and this returns false. */
@@ -198,9 +201,22 @@ final class JobSystemExecutorService extends AbstractExecutorService {
             return handle.isDone();
         }
 
+        /**
+         * Interruptible, as {@link Future#get()} promises (a Weft join is not): a thread outside the job
+         * system waits in slices of 20 ms (INTERRUPT_POLL_MILLIS) and checks its interrupt status
+         * between them; a job (a fiber) checks it before it joins.
+         */
         @Override
-        public T get() throws ExecutionException {
+        public T get() throws InterruptedException, ExecutionException {
+            if (Thread.interrupted()) {
+                throw new InterruptedException("Future.get() called with the interrupt status set");
+            }
             try {
+                if (!Jobs.inFiber()) {
+                    while (!handle.isDone()) {
+                        awaitSlice(Duration.ofMillis(INTERRUPT_POLL_MILLIS));
+                    }
+                }
                 return handle.join();
             } catch (JobFailedException f) {
                 throw new ExecutionException(f.getCause());
@@ -210,13 +226,38 @@ final class JobSystemExecutorService extends AbstractExecutorService {
         }
 
         @Override
-        public T get(long timeout, TimeUnit unit) throws ExecutionException, TimeoutException {
+        public T get(long timeout, TimeUnit unit) throws InterruptedException, ExecutionException, TimeoutException {
+            if (Thread.interrupted()) {
+                throw new InterruptedException("Future.get() called with the interrupt status set");
+            }
             try {
+                if (!Jobs.inFiber()) {
+                    long deadline = System.nanoTime() + unit.toNanos(timeout);
+                    long left;
+                    while (!handle.isDone() && (left = deadline - System.nanoTime()) > 0) {
+                        awaitSlice(Duration.ofNanos(Math.min(left, INTERRUPT_POLL_MILLIS * 1_000_000L)));
+                    }
+                    return handle.join(Duration.ZERO);   // done, or TimeoutException
+                }
                 return handle.join(Duration.ofNanos(unit.toNanos(timeout)));
             } catch (JobFailedException f) {
                 throw new ExecutionException(f.getCause());
             } catch (JobCancelledException c) {
                 throw (CancellationException) new CancellationException(c.getMessage()).initCause(c);
+            }
+        }
+
+        /** Waits at most {@code slice} for the job, then throws if this thread was interrupted meanwhile. */
+        private void awaitSlice(Duration slice) throws InterruptedException {
+            try {
+                handle.join(slice);
+            } catch (TimeoutException notYet) {
+                // not done: look at the interrupt status, then wait again
+            } catch (JobFailedException | JobCancelledException ended) {
+                return;                                  // done: the caller's join reports it
+            }
+            if (Thread.interrupted()) {
+                throw new InterruptedException("Future.get() interrupted while waiting for its task");
             }
         }
     }

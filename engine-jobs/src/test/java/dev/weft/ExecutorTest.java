@@ -218,4 +218,43 @@ class ExecutorTest {
                     "a job after invokeAny's cancel(true) was interrupted in its sleep");
         }
     }
+
+    /**
+     * Future.get() is interruptible, as the JDK's contract says (a Weft join is not): a thread interrupted
+     * while it waits gets InterruptedException, and one interrupted before it calls gets it at once. Found
+     * by a probe on the public API: get() returned only when the 1.5 s task ended.
+     */
+    @Test
+    void futureGetIsInterruptible() throws Exception {
+        try (JobSystem jobs = TestSupport.system(1)) {
+            ExecutorService pool = jobs.asExecutorService();
+            CompletableFuture<Void> release = new CompletableFuture<>();
+            Future<String> slow = pool.submit(() -> {
+                release.join();
+                return "ended";
+            });
+            for (boolean timed : new boolean[] {false, true}) {
+                Thread getter = Thread.currentThread();
+                Thread interrupter = Thread.ofPlatform().start(() -> {
+                    TestSupport.sleepMillis(100);
+                    getter.interrupt();
+                });
+                long start = System.nanoTime();
+                assertThrows(InterruptedException.class, () -> {
+                    if (timed) {
+                        slow.get(30, TimeUnit.SECONDS);
+                    } else {
+                        slow.get();
+                    }
+                }, timed ? "get(timeout)" : "get()");
+                assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(20), "returned on the interrupt");
+                interrupter.join();
+                assertFalse(Thread.interrupted(), "InterruptedException cleared the status, as the JDK does");
+            }
+            Thread.currentThread().interrupt();
+            assertThrows(InterruptedException.class, slow::get, "interrupted before the call");
+            release.complete(null);
+            assertEquals("ended", slow.get(30, TimeUnit.SECONDS));
+        }
+    }
 }
