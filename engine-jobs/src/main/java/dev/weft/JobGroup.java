@@ -18,6 +18,11 @@ import java.util.concurrent.Callable;
  * it (it never runs; its counter is decremented and its handle reports cancelled); a running job sees
  * {@link Jobs#isCancelled()} and a wait it is parked in throws {@link JobCancelledException}; jobs
  * submitted to the group afterwards are cancelled at once.
+ *
+ * <p>One limit: a job that joins a job of another group may run it inline, on its own stack. If that
+ * inner job then parks (it waits on something of its own), the wait on the fiber is the inner job's, and
+ * cancelling the outer job's group does not end it: the outer job sees its cancellation only when the
+ * inner job ends. Cancel the inner job's group too, or give the inner work a timeout.
  */
 public final class JobGroup {
     private final Scheduler scheduler;
