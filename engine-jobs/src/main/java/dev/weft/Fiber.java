@@ -284,14 +284,12 @@ final class Fiber implements Executor, Runnable {
         int outerPriority = readyPriority;
         Object outerLocals = FiberSupport.detachThreadLocals(thread);
         Object outerBindings = FiberSupport.detachScopedValues();   // a job of its own: sees none of ours
-        // Nor our interrupt status: a child that sleeps would fail with InterruptedException because its
-        // joiner's flag was left set. One volatile read when it is clear (the common case).
-        boolean outerInterrupted = thread.isInterrupted() && Thread.interrupted();
+        boolean outerInterrupted = detachInterrupt(thread);
         job.enclosing = outer;
         Throwable failure = runBody(job, Math.min(outerPriority, job.priority));   // lower ordinal = higher
         job.enclosing = null;
         if (outerInterrupted) {
-            thread.interrupt();               // the joiner's own flag, back as it was
+            restoreInterrupt(thread);
         }
         FiberSupport.restoreScopedValues(outerBindings);
         FiberSupport.restoreThreadLocals(thread, outerLocals);
@@ -301,6 +299,20 @@ final class Fiber implements Executor, Runnable {
             leaveCapped(p);
         }
         job.finishRun(scheduler, failure, this);
+    }
+
+    /**
+     * Hides the joiner's interrupt status from a job about to run nested (a child that sleeps would fail
+     * with InterruptedException because its joiner's flag was left set): true if it was set, and cleared.
+     * One volatile read when it is clear; kept out of {@link #runNested}, whose size decides its inlining.
+     */
+    private static boolean detachInterrupt(Thread t) {
+        return t.isInterrupted() && Thread.interrupted();
+    }
+
+    /** The joiner's own interrupt status, back as it was before the nested job ran. Cold. */
+    private static void restoreInterrupt(Thread t) {
+        t.interrupt();
     }
 
     private Throwable runBody(JobNode job, int queuePriority) {
