@@ -440,9 +440,8 @@ public final class AssetManager implements AutoCloseable {
      * lane), and stops the I/O threads if this manager made them. After it returns, {@link #stats()} does
      * not change any more: no decode of this manager still allocates or frees. On the main thread the wait
      * keeps running main-thread jobs; with an uploader, run them once more afterwards for the queued frees.
-     *
-     * @throws IllegalStateException if GPU objects could not be freed because the job system was closed
-     *     first (everything else is stopped and freed before it is thrown)
+     * If the job system was closed first, the GPU frees cannot be queued: close() says on stderr how many
+     * GPU objects were not freed (it does not throw: it often runs after the game has already failed).
      */
     @Override
     public void close() {
@@ -471,12 +470,15 @@ public final class AssetManager implements AutoCloseable {
                 io.close();
             }
         }
+        // Printed, not thrown: close() often runs in a finally after the game already failed (a watchdog
+        // gave up and stopped the job system), and an exception here would hide that failure.
         int refused = gpuFreesRefused.get();
         if (refused > 0) {
-            throw new IllegalStateException(refused + " GPU object(s) of this asset manager were not freed: a GPU "
-                    + "free runs as a main-thread job, and the job system refused it (it was closed first). "
-                    + "Close the AssetManager, and release its assets, before the JobSystem (try-with-resources "
-                    + "does this when the manager is declared after the job system).");
+            System.err.println("weft-assets: " + refused + " GPU object(s) of this asset manager were not freed: a"
+                    + " GPU free runs as a main-thread job, and the job system refused it (it was closed or stopped"
+                    + " first). Close the AssetManager, and release its assets, before the JobSystem"
+                    + " (try-with-resources does this when the manager is declared after the job system), or free"
+                    + " them with the renderer's own teardown.");
         }
     }
 

@@ -277,8 +277,9 @@ class AssetManagerTest extends WithJobSystem {
 
     /**
      * Closed in the wrong order (the job system first), the manager cannot queue its GPU frees (main-thread
-     * jobs): close() says how many GPU objects were not freed and what to do, after stopping everything
-     * else. Before, they leaked without a word. Found by a probe on the public API.
+     * jobs): close() says on stderr how many GPU objects were not freed and what to do. Before, they leaked
+     * without a word. Found by a probe on the public API. (Not an exception: close() often runs in a
+     * finally after the game already failed, and would hide that failure; the demo's WatchdogTest.)
      */
     @Test
     void closingTheManagerAfterItsJobSystemSaysWhatWasNotFreed() {
@@ -288,9 +289,16 @@ class AssetManagerTest extends WithJobSystem {
         Fixture.awaitLoad(new LevelLoader(assets).load("lvl"));     // runs the uploads on this thread
         assertEquals(2, renderer.live());
         jobs.close();
-        IllegalStateException wrongOrder = assertThrows(IllegalStateException.class, assets::close);
-        assertTrue(wrongOrder.getMessage().contains("2 GPU object(s)")
-                && wrongOrder.getMessage().contains("before the JobSystem"), wrongOrder.getMessage());
+        java.io.PrintStream stderr = System.err;
+        java.io.ByteArrayOutputStream said = new java.io.ByteArrayOutputStream();
+        System.setErr(new java.io.PrintStream(said, true, java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            assets.close();                      // does not throw: it often runs after a failure, in a finally
+        } finally {
+            System.setErr(stderr);
+        }
+        String warning = said.toString(java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(warning.contains("2 GPU object(s)") && warning.contains("before the JobSystem"), warning);
         Fixture.assertNoLiveTextures(assets);
     }
 
