@@ -46,10 +46,9 @@ class ThrowingFailureHandlerTest {
             TestSupport.eventually(() -> "every failure handed to the handler: " + calls.get(),
                     () -> calls.get() == FAILING_JOBS);
             jobs.shutdown();
-            boolean terminated = awaitTermination(jobs);
+            boolean terminated = jobs.awaitTermination(Duration.ofSeconds(10));
             assertTrue(terminated, "terminated after shutdown: " + jobs.stats());
             assertEquals(0, jobs.stats().fibersAlive(), "no fiber left behind: " + jobs.stats());
-            return null;
         });
         assertEquals(FAILING_JOBS, calls.get(), "the handler is called once per failure, never with its own");
         assertTrue(stderr.contains("the uncaught-failure handler threw"), "reported on stderr:\n" + head(stderr));
@@ -81,7 +80,6 @@ class ThrowingFailureHandlerTest {
                 releaser.join();
                 assertEquals(0, waitedOn.value());
             }
-            return null;
         });
     }
 
@@ -92,16 +90,12 @@ class ThrowingFailureHandlerTest {
         return new IllegalStateException("logger is broken");
     }
 
-    private static boolean awaitTermination(JobSystem jobs) throws InterruptedException {
-        return jobs.awaitTermination(Duration.ofSeconds(10));
-    }
-
-    private static String capturingStderr(ThrowingSupplier body) throws Exception {
+    private static String capturingStderr(ThrowingRunnable body) throws Exception {
         PrintStream original = System.err;
         ByteArrayOutputStream captured = new ByteArrayOutputStream();
         System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
         try {
-            body.get();
+            body.run();
         } finally {
             System.setErr(original);
         }
@@ -113,7 +107,7 @@ class ThrowingFailureHandlerTest {
     }
 
     @FunctionalInterface
-    private interface ThrowingSupplier {
-        Object get() throws Exception;
+    private interface ThrowingRunnable {
+        void run() throws Exception;
     }
 }
