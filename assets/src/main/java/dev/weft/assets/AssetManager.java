@@ -464,7 +464,8 @@ public final class AssetManager implements AutoCloseable {
             // An asset released before close() left the map, but its load job may still be decoding: it
             // runs to its next cancellation check (a PNG decode is one native call) and frees what it made.
             awaitEnded(loadsRunning, deadline);
-            lane.awaitIdle(untilDeadline(deadline));  // a task its cancelled caller abandoned still runs
+            // A task its cancelled caller abandoned still runs; after shutdownNow() none of them can.
+            lane.awaitIdle(untilDeadline(deadline), jobs::isTerminated);
         } finally {
             if (ownsIo) {
                 io.close();

@@ -10,6 +10,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
@@ -59,11 +60,41 @@ final class DecodeLane {
     /**
      * Waits at most {@code timeout} until every queued task has run or been skipped, including tasks whose
      * caller was cancelled and left (their result is freed by the drainer). For the manager's close.
+     * Once {@code jobSystemTerminated} says so, the tasks still queued are dropped unrun: their drain jobs
+     * were cancelled by {@code shutdownNow()}, and no worker is left to run them.
      *
      * @return false on timeout
      */
-    boolean awaitIdle(Duration timeout) {
-        return queuedTasks.await(timeout);
+    boolean awaitIdle(Duration timeout, BooleanSupplier jobSystemTerminated) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        for (;;) {
+            if (jobSystemTerminated.getAsBoolean()) {
+                dropQueued();                         // no worker is left to drain them
+            }
+            long left = deadline - System.nanoTime();
+            if (queuedTasks.await(Duration.ofNanos(Math.max(0L, Math.min(left, IDLE_CHECK_NANOS))))) {
+                return true;
+            }
+            if (left <= IDLE_CHECK_NANOS) {
+                return false;
+            }
+        }
+    }
+
+    // How often awaitIdle looks whether the job system stopped (shutdownNow cancels queued drain jobs).
+    private static final long IDLE_CHECK_NANOS = 50_000_000L;
+
+    /**
+     * After the job system terminated: takes every task still queued and ends it unrun. They never ran,
+     * so they hold nothing to free; their callers' jobs were cancelled or ended with the system. A poll
+     * takes each task once, so this is safe beside a drainer too.
+     */
+    private void dropQueued() {
+        Task<?> t;
+        while ((t = queue.poll()) != null) {
+            t.dropUnrun();
+            queuedTasks.decrement();
+        }
     }
 
     /** Tasks waiting for a slot (a snapshot; for tests). */
@@ -187,6 +218,12 @@ final class DecodeLane {
             } finally {
                 done.decrement();
             }
+        }
+
+        /** Ends the task without running it: its caller, if still waiting, gets a CancellationException. */
+        void dropUnrun() {
+            failure = new CancellationException("the job system stopped before this decode ran");
+            done.decrement();
         }
 
         void abandon() {

@@ -328,6 +328,38 @@ class AssetManagerTest extends WithJobSystem {
         }
     }
 
+    /**
+     * {@code shutdownNow()} on the job system cancels the decode lane's drain jobs before they start, so
+     * tasks still queued in the lane can never run. close() waited its whole 10 s for them (found in a
+     * probe's chunk churn). It drops them instead: they never ran, so they hold nothing to free.
+     */
+    @Test
+    void closeAfterShutdownNowDoesNotWaitForDecodesThatCanNeverRun() throws Exception {
+        Map<String, byte[]> textures = new java.util.HashMap<>();
+        for (int i = 0; i < 6; i++) {
+            textures.put("t" + i + ".png", Fixture.resource("tiny/textures/grass_64.png"));
+        }
+        FaultPlan slowDecode = FaultPlan.builder().cpu("texture:*", Duration.ofMillis(300)).build();
+        AssetManager assets = AssetManager.builder(jobs).source(AssetSource.inMemory(textures))
+                .faults(slowDecode).maxParallelDecodes(1).build();
+        List<AssetRef<LoadedTexture>> refs = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            refs.add(assets.texture("t" + i + ".png"));
+        }
+        Fixture.waitUpTo(Fixture.TIMEOUT).until(() -> assets.lane.queued() >= 2);   // decodes wait for the slot
+        jobs.shutdownNow();
+        assertTrue(jobs.awaitTermination(Duration.ofSeconds(10)), "the job system stopped");
+        long start = System.nanoTime();
+        assets.close();
+        long closeMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        assertTrue(closeMs < 5_000, "close() waited " + closeMs + " ms for decodes no worker will ever run");
+        assertEquals(0, assets.lane.queued(), "the lane dropped what it could not run");
+        assertEquals(0, assets.stats().liveTextureData());
+        for (AssetRef<LoadedTexture> r : refs) {
+            assertTrue(r.isDone(), r + " ended (loaded, failed or cancelled)");
+        }
+    }
+
     /** A closed manager refuses a level as it refuses an asset, instead of starting loads that fail. */
     @Test
     void aClosedManagerRefusesLevelLoads() {
