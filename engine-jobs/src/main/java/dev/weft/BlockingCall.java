@@ -8,14 +8,17 @@ import java.util.concurrent.Callable;
  * <p>Hand-off: the platform thread writes {@link #result} or {@link #failure} (plain fields) and then
  * decrements {@link #done}; the decrement is a volatile read-modify-write and the waiter returns from
  * {@code await} only after a volatile read that sees it, so the plain writes happen-before the waiter's
- * reads. A waiter cancelled first leaves through {@link JobCancelledException} and never reads them; the
- * call then runs to its end and its result is dropped with this object.
+ * reads. A waiter cancelled first leaves through {@link JobCancelledException} and never reads them; a
+ * call already running then runs to its end and its result is dropped with this object, and one not
+ * started yet is skipped: the waiter sets {@link #abandoned} (volatile) before it leaves, and the running
+ * thread reads it before the call. Either order is fine; the flag only saves work done for nobody.
  */
 final class BlockingCall<T> implements Runnable {
     private final Callable<T> call;
     private final Counter done;
     private T result;            // written once by the running thread before done's decrement
     private Throwable failure;   // likewise
+    private volatile boolean abandoned;   // the waiter left (cancelled): a call not started yet is skipped
 
     /** {@code helpFor}: a waiting thread's seat (WaitingHelp) keeps helping while it waits here; or null. */
     BlockingCall(Callable<T> call, Scheduler helpFor) {
@@ -28,7 +31,9 @@ final class BlockingCall<T> implements Runnable {
     @Override
     public void run() {
         try {
-            result = call.call();
+            if (!abandoned) {
+                result = call.call();
+            }
         } catch (Throwable t) {
             failure = t;
         } finally {
@@ -38,7 +43,12 @@ final class BlockingCall<T> implements Runnable {
 
     /** Parks the calling fiber until the call ended; returns its result or rethrows what it threw, as thrown. */
     T await() throws Exception {
-        done.await();
+        try {
+            done.await();
+        } catch (JobCancelledException e) {
+            abandoned = true;
+            throw e;
+        }
         Throwable t = failure;
         if (t == null) {
             return result;

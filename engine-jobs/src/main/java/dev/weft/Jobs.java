@@ -170,8 +170,9 @@ public final class Jobs {
      * }</pre>
      *
      * <p>If the job is cancelled while it waits ({@link JobHandle#cancel()}, its group's cancel,
-     * {@link JobSystem#shutdownNow()}), the wait ends at once with {@link JobCancelledException}; the call
-     * runs to its end on its thread and its result is dropped. The watchdog reports a long wait here as a
+     * {@link JobSystem#shutdownNow()}), the wait ends at once with {@link JobCancelledException}; a call
+     * already running runs to its end on its thread and its result is dropped, and a call its executor has
+     * not started yet never starts. The watchdog reports a long wait here as a
      * wait on {@code Jobs.blocking(<call>)}; a blocking call made outside {@code Jobs.blocking} is still
      * reported as a job holding its worker.
      *

@@ -15,6 +15,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -112,6 +113,41 @@ class BlockingCallTest {
             assertFalse(callReturned.get(), "the call returned: the wait was not abandoned, it finished");
         }
         never.countDown();
+    }
+
+    /**
+     * A call still queued on its executor when its job is cancelled never starts: a level unloaded while its
+     * reads wait behind others' reads no longer reads its files for nobody (found in a chunk-streaming
+     * probe). A call already running runs to its end, as above.
+     */
+    @Test
+    void aCallNotStartedWhenItsJobIsCancelledNeverRuns() throws Exception {
+        ExecutorService lane = Executors.newSingleThreadExecutor(r -> new Thread(r, "io-lane"));
+        CountDownLatch laneBusy = new CountDownLatch(1);
+        CountDownLatch releaseLane = new CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicBoolean queuedCallRan = new java.util.concurrent.atomic.AtomicBoolean();
+        try (JobSystem jobs = TestSupport.system(2)) {
+            lane.execute(() -> {                           // another job's read, holding the lane's one thread
+                laneBusy.countDown();
+                try {
+                    releaseLane.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            assertTrue(laneBusy.await(TestSupport.LONG.toSeconds(), TimeUnit.SECONDS));
+            JobHandle<Boolean> h = jobs.submit(() -> Jobs.blocking(lane, () -> queuedCallRan.getAndSet(true)));
+            TestSupport.eventually("the job parked in its wait", () -> jobs.stats().waits() > 0);
+            h.cancel();
+            assertThrows(JobCancelledException.class, () -> h.join(TestSupport.LONG));
+            releaseLane.countDown();
+            Future<?> behindIt = lane.submit(() -> { });   // the lane's queue is FIFO: past the cancelled call
+            behindIt.get(TestSupport.LONG.toSeconds(), TimeUnit.SECONDS);
+            assertFalse(queuedCallRan.get(), "the call ran after its job was cancelled, for nobody");
+        } finally {
+            releaseLane.countDown();
+            lane.shutdownNow();
+        }
     }
 
     /** Outside a job the call simply runs on the calling thread. */
