@@ -176,7 +176,8 @@ public final class Prerequisites {
     /**
      * Starts {@code body} over {@code [from, to)} as {@link JobSystem#parallelFor(Priority, int, int, int,
      * RangeJob, Counter)} does, once every prerequisite completed. If one failed, the body runs on no range
-     * and {@code counter} records the failure once.
+     * and {@code counter} records the failure once. An empty range runs nothing but still holds
+     * {@code counter} until the prerequisites complete, and records their failure the same way.
      *
      * @param priority the priority of the ranges' jobs; not null
      * @param from the first index, inclusive
@@ -187,6 +188,13 @@ public final class Prerequisites {
      */
     public void parallelFor(Priority priority, int from, int to, int grain, RangeJob body, Counter counter) {
         Objects.requireNonNull(counter, "counter is null: parallelFor needs one to say when every range ran");
+        RangeNode.checkArguments(priority, from, to, grain, body);
+        if (to == from) {
+            // Nothing to run, but the counter still waits for the prerequisites and records their failure:
+            // a graph's cull over zero visible objects must not let the nodes after it start early.
+            run(priority, "parallelFor [" + from + ", " + to + ")", () -> { }, counter);
+            return;
+        }
         RangeNode[] root = new RangeNode[1];
         Release[] release = new Release[1];
         root[0] = scheduler.pendingRange(priority, from, to, grain, (start, end, worker) -> {
@@ -196,9 +204,6 @@ public final class Prerequisites {
                 body.run(start, end, worker);
             }
         }, counter);
-        if (to == from) {
-            return;
-        }
         root[0].group = group;
         release[0] = new Release(this, root[0]);
         release[0].register("parallelFor");

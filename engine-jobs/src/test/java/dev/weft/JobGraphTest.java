@@ -126,6 +126,52 @@ class JobGraphTest {
         }
     }
 
+    /**
+     * A parallelFor node over an empty range (a cull with nothing visible this frame) keeps its edges: the
+     * node after it waits for the node before it, and the run's counter for both. Before, the empty node
+     * completed at once, so merge ran before simulate ended and a failure of simulate was lost.
+     */
+    @Test
+    void anEmptyParallelForNodeKeepsItsEdgesAndPassesAFailureOn() {
+        try (JobSystem jobs = TestSupport.system(2)) {
+            java.util.concurrent.atomic.AtomicBoolean simulated = new java.util.concurrent.atomic.AtomicBoolean();
+            AtomicInteger mergedEarly = new AtomicInteger();
+            JobGraph.Builder b = JobGraph.builder("frame");
+            JobGraph.Node simulate = b.job("simulate", Priority.FRAME, () -> { Thread.sleep(5); simulated.set(true); });
+            JobGraph.Node cull = b.parallelFor("cull", Priority.FRAME, 0, 0, 64, (s, e, w) -> { });
+            JobGraph.Node merge = b.job("merge", Priority.FRAME, () -> {
+                if (!simulated.get()) {
+                    mergedEarly.incrementAndGet();
+                }
+            });
+            simulate.precedes(cull).precedes(merge);
+            JobGraph g = b.build();
+            for (int frame = 0; frame < 10; frame++) {
+                simulated.set(false);
+                Counter done = new Counter("frame");
+                g.run(jobs, done);
+                TestSupport.await(done);
+                assertTrue(simulated.get(), "frame " + frame + ": the run ended before simulate");
+            }
+            assertEquals(0, mergedEarly.get(), "merge ran before simulate ended");
+
+            AtomicInteger mergeRan = new AtomicInteger();
+            JobGraph.Builder broken = JobGraph.builder("broken frame");
+            JobGraph.Node explodes = broken.job("simulate", Priority.FRAME, () -> { throw new IllegalStateException("physics exploded"); });
+            explodes.precedes(broken.parallelFor("cull", Priority.FRAME, 0, 0, 64, (s, e, w) -> { }))
+                    .precedes(broken.job("merge", Priority.FRAME, mergeRan::incrementAndGet));
+            Counter done = new Counter("frame");
+            broken.build().run(jobs, done);
+            JobFailedException f = assertThrows(JobFailedException.class, () -> TestSupport.await(done));
+            assertEquals(0, mergeRan.get(), "merge ran after a failed simulate");
+            Throwable root = f;
+            while (root.getCause() != null) {
+                root = root.getCause();
+            }
+            assertEquals("physics exploded", root.getMessage(), "the root cause reaches the run's counter");
+        }
+    }
+
     @Test
     void aRunInACancelledGroupRunsNothingAndStillCompletes() {
         try (JobSystem jobs = TestSupport.system(2)) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -207,6 +208,44 @@ class PrerequisitesTest {
             assertEquals(0, rangesRun.get());
             assertEquals(0, f.getSuppressed().length, "the failure must be recorded once, not once per range");
         }
+    }
+
+    /**
+     * An empty range still waits for its prerequisites and still carries their failure: {@code after(x)
+     * .parallelFor} over {@code [0, 0)} returned at once without counting anything, so its counter read zero
+     * while {@code x} ran, and a failure of {@code x} vanished (a frame graph's cull over zero visible objects
+     * let the nodes after it start early, found by a probe).
+     */
+    @Test
+    void anEmptyParallelForAfterStillWaitsForItsPrerequisitesAndCarriesTheirFailure() throws Exception {
+        try (JobSystem jobs = TestSupport.system(2)) {
+            java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+            Counter simulate = new Counter("simulate");
+            jobs.run(Priority.FRAME, "simulate", release::await, simulate);
+            Counter cull = new Counter("cull");
+            try {
+                jobs.after(simulate).parallelFor(Priority.FRAME, 0, 0, 64, (s, e, w) -> { }, cull);
+                assertEquals(1, cull.value(), "the empty cull counts until simulate ends");
+                assertFalse(cull.await(Duration.ofMillis(50)), "the empty cull ended before simulate");
+            } finally {
+                release.countDown();
+            }
+            TestSupport.await(cull);
+
+            Counter broken = new Counter("broken");
+            jobs.run(Priority.FRAME, "explodes", () -> { throw new IllegalStateException("boom"); }, broken);
+            Counter after = new Counter("after broken");
+            jobs.after(broken).parallelFor(Priority.FRAME, 5, 5, 64, (s, e, w) -> { }, after);
+            JobFailedException f = assertThrows(JobFailedException.class, () -> TestSupport.await(after));
+            assertEquals("boom", rootMessage(f), "the prerequisite's failure is recorded");
+        }
+    }
+
+    private static String rootMessage(Throwable t) {
+        while (t.getCause() != null) {
+            t = t.getCause();
+        }
+        return String.valueOf(t.getMessage());
     }
 
     /**
