@@ -424,8 +424,10 @@ public final class JobSystem implements Executor, AutoCloseable {
      * submitted (and whatever those jobs submit, and jobs parked anywhere — in waits, sleeps, locks),
      * then stops the workers and retires every fiber. It waits as long as that takes: a job that never
      * ends keeps it waiting (use {@link #shutdownNow()} and {@link #awaitTermination} for a bound). On the
-     * main thread it keeps running main-thread jobs meanwhile; main-thread jobs still queued when the
-     * workers stop are cancelled. If the calling thread is interrupted while waiting, it returns early
+     * main thread it keeps running main-thread jobs meanwhile (if no thread ever ran them or called
+     * {@link #bindMainThread()}, the closing thread becomes the main thread and runs them: a job waiting on
+     * one would otherwise keep close waiting forever); main-thread jobs still queued when the workers stop
+     * are cancelled. If the calling thread is interrupted while waiting, it returns early
      * with its interrupt flag set (the shutdown goes on). Called from inside one of this system's jobs it
      * only starts the shutdown (waiting would wait for the calling job itself).
      */

@@ -20,7 +20,8 @@ import java.util.concurrent.locks.LockSupport;
  * the owner's re-check (queue non-empty): never lost.
  *
  * <p>The owner is the thread that first calls {@link JobSystem#runMainThreadJobs(long)} (or
- * {@link JobSystem#bindMainThread()}). Any wait on that thread keeps running main-thread jobs, so
+ * {@link JobSystem#bindMainThread()}; or, if none did, the thread that closes the system while
+ * main-thread jobs are queued). Any wait on that thread keeps running main-thread jobs, so
  * "decode on a worker, upload on the GL thread, continue" cannot deadlock the main thread.
  */
 final class MainThreadMailbox {
@@ -106,6 +107,21 @@ final class MainThreadMailbox {
         }
         owner = t;
         OWNED.set(this);
+    }
+
+    /**
+     * For close() on a thread when no main thread was ever bound and main-thread jobs are queued: the caller
+     * becomes the main thread if it can (a platform thread owning no other system's mailbox), as the first
+     * caller of runMainThreadJobs would have. Without this, a job waiting on a main-thread job kept close()
+     * waiting forever. True if the caller is the owner now.
+     */
+    synchronized boolean adoptIfUnowned() {
+        Thread t = Thread.currentThread();
+        if (owner == null && !t.isVirtual() && OWNED.get() == null) {
+            owner = t;
+            OWNED.set(this);
+        }
+        return owner == t;
     }
 
     void unbind() {

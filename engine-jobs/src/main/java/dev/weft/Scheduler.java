@@ -516,6 +516,9 @@ final class Scheduler {
         long deadline = System.nanoTime() + Math.max(0, timeout.toNanos());
         boolean owner = mainThread.owner() == Thread.currentThread();
         for (;;) {
+            if (!owner && mainThread.owner() == null && !mainThread.isEmpty()) {
+                owner = mainThread.adoptIfUnowned();   // no main thread was bound: nobody else would run them
+            }
             if (owner) {
                 mainThread.runPendingWhileWaiting();
             }

@@ -416,6 +416,29 @@ class LifecycleTest {
         }
     }
 
+    /**
+     * A program that never ran main-thread jobs (a headless server, a test of game code) closes while a job
+     * waits on one: close() hung forever, silently, since only the main thread runs them and there was none.
+     * With no main thread bound, the closing thread runs them as main thread (the first caller of
+     * runMainThreadJobs would have been one too).
+     */
+    @Test
+    void closeWithNoMainThreadBoundRunsTheMainThreadJobsAJobWaitsFor() throws Exception {
+        JobSystem jobs = system(2);
+        JobHandle<Integer> load = jobs.submit(Priority.NORMAL, "load rock",
+                () -> jobs.onMainThread("upload rock", () -> 41).join() + 1);
+        eventually("the upload is queued for the main thread", () -> jobs.stats().waits() > 0);
+        Thread closer = Thread.ofPlatform().name("closer").start(jobs::close);
+        closer.join(LONG.toMillis());
+        boolean closed = !closer.isAlive();
+        if (!closed) {
+            jobs.shutdownNow();                  // lets the stuck close() end, so the test fails instead of hanging
+            closer.join(LONG.toMillis());
+        }
+        assertTrue(closed, "close() hung waiting for a main-thread job nobody could run");
+        assertEquals(42, join(load));
+    }
+
     @Test
     void mainThreadBudgetIsRespectedAndTheMailboxWakesOnlyASleepingOwner() {
         try (JobSystem jobs = system(2)) {
