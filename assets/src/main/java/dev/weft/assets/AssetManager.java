@@ -344,6 +344,11 @@ public final class AssetManager implements AutoCloseable {
         } catch (CancellationException c) {
             if (handoff.compareAndSet(UPLOAD_PENDING, UPLOAD_ABANDONED)) {
                 freeNativeMemory(memory);              // the upload never started and now never will touch it
+            } else if (memory != null && e.nativeMemory == memory) {
+                // The upload job took it and may be reading it on the main thread right now: it frees it
+                // after the read (its finally). The load's cleanup, which runs as soon as we return, must
+                // not: freeing it here crashed the JVM inside the uploader. Written before endLoad (volatile).
+                e.nativeMemory = null;
             }
             throw c;
         }
@@ -389,6 +394,11 @@ public final class AssetManager implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /** Load jobs running now, those of released assets too (tests). */
+    long loadsRunning() {
+        return loadsRunning.value();
     }
 
     /** The ids with a live entry now (tests: which assets are still held). */

@@ -229,6 +229,52 @@ class AssetManagerTest extends WithJobSystem {
     }
 
     /**
+     * The last reference released from another thread while the main thread is inside the texture's upload
+     * (reading the pixels, as glTexImage2D does): the load ended and its cleanup freed the pixels under the
+     * uploader, a use after free that crashed the JVM with a 2048² texture (found by a probe). The upload
+     * job took the pixels, so it alone frees them, after its read.
+     */
+    @Test
+    void releasingATextureWhileItUploadsNeverFreesThePixelsUnderTheUploader() throws Exception {
+        AssetManager[] manager = new AssetManager[1];
+        @SuppressWarnings("unchecked")
+        AssetRef<LoadedTexture>[] grass = new AssetRef[1];
+        int[] liveDuringRead = {-1};
+        GpuUploader readsAfterARelease = new GpuUploader() {
+            @Override
+            public Object uploadTexture(TextureSource pixels) {
+                Thread releaser = Thread.ofPlatform().start(() -> grass[0].release());   // the game's other thread
+                try {
+                    releaser.join();
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+                Fixture.waitUpTo(Fixture.TIMEOUT).until(() -> manager[0].loadsRunning() == 0);  // the load gave up
+                liveDuringRead[0] = manager[0].stats().liveTextureData();
+                return "texture";
+            }
+
+            @Override
+            public Object uploadMesh(MeshSource mesh) {
+                return "mesh";
+            }
+
+            @Override
+            public void free(Object handle) {
+            }
+        };
+        jobs.bindMainThread();
+        try (AssetManager assets = AssetManager.builder(jobs).source(AssetSource.inMemory(FILES))
+                .uploader(readsAfterARelease).build()) {
+            manager[0] = assets;
+            grass[0] = assets.texture(PNG);
+            pumpUntil(() -> liveDuringRead[0] >= 0);      // runs the upload on this thread
+            assertEquals(1, liveDuringRead[0], "the pixels were freed while the uploader was reading them");
+            pumpUntil(() -> assets.stats().liveTextureData() == 0);   // and freed once the upload returned
+        }
+    }
+
+    /**
      * {@code close()} waits for loads of assets already released, not only for those still held: a decode
      * that was running when its last reference went away ends before close returns. Before, close waited
      * only for the live entries, and such a decode allocated and freed its pixels after close had returned
