@@ -255,12 +255,12 @@ public final class AssetManager implements AutoCloseable {
         }
         loadsStarted.incrementAndGet();
         progress.addTotals(0, 1);
-        if (!e.id.kind().isDerived() && !e.id.isPlaceholder()) {
-            e.read = io.read(e.id.path());          // at once, in request order: see "Order" in the class comment
-        }
         try {
+            if (!e.id.kind().isDerived() && !e.id.isPlaceholder()) {
+                e.read = io.read(e.id.path());      // at once, in request order: see "Order" in the class comment
+            }
             e.group.run(Priority.BACKGROUND, "load " + e.id, () -> load(e), e.done);
-        } catch (RejectedExecutionException x) {
+        } catch (RuntimeException x) {              // refused (closing), or a source that threw: counted as done
             e.cancelled = true;
             e.endLoad();
             progress.addDone(0, 1);

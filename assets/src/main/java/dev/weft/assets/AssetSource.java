@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.net.URL;
 import java.net.URLConnection;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Map;
@@ -108,6 +109,20 @@ public interface AssetSource {
         };
     }
 
+    /** {@code path} with control characters shown as {@code \\uXXXX}, for messages. */
+    private static String printable(String path) {
+        StringBuilder sb = new StringBuilder(path.length());
+        for (int i = 0; i < path.length(); i++) {
+            char c = path.charAt(i);
+            if (Character.isISOControl(c)) {
+                sb.append(String.format("\\u%04x", (int) c));
+            } else {
+                sb.append(c);
+            }
+        }
+        return sb.toString();
+    }
+
     /**
      * Levels in a directory: {@code root/tiny/tiny.level} and so on. Paths may not leave {@code root}.
      *
@@ -118,7 +133,12 @@ public interface AssetSource {
         Path base = root.toAbsolutePath().normalize();
         return new AssetSource() {
             private Path resolve(String path) throws NoSuchFileException {
-                Path p = base.resolve(path).normalize();
+                Path p;
+                try {
+                    p = base.resolve(path).normalize();
+                } catch (InvalidPathException e) {     // a NUL byte, say: no file can have that name
+                    throw new NoSuchFileException(displayName(path), null, "not a valid file name: " + e.getReason());
+                }
                 if (!p.startsWith(base)) {
                     throw new NoSuchFileException(p.toString(), null, "outside the levels directory " + base);
                 }
@@ -138,7 +158,11 @@ public interface AssetSource {
 
             @Override
             public String displayName(String path) {
-                return base.resolve(path).normalize().toString();
+                try {
+                    return base.resolve(path).normalize().toString();
+                } catch (InvalidPathException e) {     // named in messages as given, control bytes escaped
+                    return base + java.io.File.separator + printable(path);
+                }
             }
 
             @Override

@@ -406,6 +406,30 @@ class AssetManagerTest extends WithJobSystem {
         }
     }
 
+    /**
+     * A path the file system cannot even name (a NUL byte from a corrupt manifest) threw a bare
+     * InvalidPathException out of {@code mesh(...)} after the asset was counted, so the progress stayed
+     * below 1.0 for good (a loading screen that never ends; found by a probe). It is an asset that fails to
+     * load, like a missing file: a placeholder whose failure names the path, and the progress completes.
+     */
+    @Test
+    void aPathTheFileSystemCannotNameFailsLikeAMissingFileAndTheProgressCompletes(
+            @org.junit.jupiter.api.io.TempDir java.nio.file.Path root) throws Exception {
+        java.nio.file.Files.createDirectories(root.resolve("lvl/meshes"));
+        java.nio.file.Files.write(root.resolve("lvl/meshes/post.obj"), FILES.get(OBJ));
+        try (AssetManager assets = AssetManager.builder(jobs).source(AssetSource.directory(root)).build()) {
+            AssetRef<LoadedMesh> good = assets.mesh(OBJ);
+            AssetRef<LoadedMesh> bad = assets.mesh("lvl/meshes/po\0st.obj");
+            Fixture.waitUpTo(Fixture.TIMEOUT).until(() -> good.isDone() && bad.isDone());
+            assertTrue(bad.join().isPlaceholder(), "a placeholder in its place");
+            String why = bad.failure().orElseThrow().toString();
+            assertTrue(why.contains("po") && why.contains("st.obj"), why);
+            assertTrue(assets.progress().complete(), "progress stuck at " + assets.progress());
+            good.release();
+            bad.release();
+        }
+    }
+
     /** A closed manager refuses a level as it refuses an asset, instead of starting loads that fail. */
     @Test
     void aClosedManagerRefusesLevelLoads() {
