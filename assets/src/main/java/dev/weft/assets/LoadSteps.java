@@ -114,6 +114,12 @@ final class LoadSteps {
         try {
             S source = sourceRef.join();
             e.inputNanos = System.nanoTime();
+            LoadFailure sourceFailure = sourceRef.failure().orElse(null);
+            if (sourceFailure != null) {             // built from its source's placeholder: say why, file and line
+                e.failure = new LoadFailure(e.id.toString(), sourceFailure.file(), sourceFailure.line(),
+                        "built from the placeholder of " + sourceId + ": " + sourceFailure.message(),
+                        sourceFailure.cause());
+            }
             LoadedAsset built;
             try {
                 built = m.lane.call(() -> {

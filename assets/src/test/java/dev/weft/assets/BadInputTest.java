@@ -70,7 +70,13 @@ class BadInputTest extends WithJobSystem {
             assertFailure(failures, "refused", "mem:bad/textures/refused.png: cannot read: IOException: injected read failure for mem:bad/textures/refused.png: sector not found");
             LoadFailure obj = assertFailure(failures, "broken", "mem:bad/meshes/broken.obj:3:");
             assertEquals(3, obj.line());
-            assertEquals(5, failures.size(), "exactly the five broken files fail: " + failures);
+            // A collision built from a broken mesh says why, with the mesh's file and line (it said nothing,
+            // so a physics server that asked only for the collision never learned what was broken).
+            LoadFailure collision = assertFailure(failures, "broken_col", "built from the placeholder of ");
+            assertTrue(collision.message().contains("mem:bad/meshes/broken.obj:3:"), collision.message());
+            assertEquals("mem:bad/meshes/broken.obj", collision.file());
+            assertEquals(3, collision.line());
+            assertEquals(6, failures.size(), "the five broken files and the collision built from one: " + failures);
 
             assertFalse(loaded.textures().get("good").isPlaceholder());
             for (String t : List.of("missing", "garbage", "cut", "refused")) {
