@@ -1,5 +1,6 @@
 package dev.weft.assets;
 
+import dev.weft.Jobs;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -26,10 +27,15 @@ import java.util.regex.Pattern;
  * </ul>
  * Placeholders are declared with paths under {@link AssetId#PLACEHOLDER_DIR}, which the asset manager
  * loads without I/O. A missing or wrong header cannot be repaired (it may not be a level file at all):
- * that error is thrown. Pure and thread-safe, like the parser.
+ * that error is thrown, and so is a file with more than {@value #MAX_REPAIRS} errors (each repair parses the
+ * text again). Pure and thread-safe, like the parser; in a job it checks for cancellation and yields to
+ * more urgent work between repairs.
  */
 final class LevelFileSalvage {
     static final String PLACEHOLDER_CUBE = "__placeholder_cube";
+    // Each repair re-parses the whole file, so repairs cost lines x errors: 16,000 broken lines took 107 s.
+    // A file with more errors than this is more likely the wrong file than a level worth loading.
+    static final int MAX_REPAIRS = 200;
     private static final Pattern UNKNOWN = Pattern.compile("unknown asset '([^']+)'");
     private static final Pattern WRONG_KIND = Pattern.compile("'([^']+)' is a (\\w+) but '([^']+)' needs a (\\w+)");
     private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_.-]{0,63}");
@@ -71,6 +77,15 @@ final class LevelFileSalvage {
     private Result run() {
         int budget = lines.size() * 3 + 8;              // each line is repaired at most twice, then dropped
         for (int attempt = 0; attempt < budget; attempt++) {
+            if (failures.size() > MAX_REPAIRS) {
+                throw new AssetFormatException(file, "more than " + MAX_REPAIRS + " errors (the first: "
+                        + failures.get(0).message() + "); not repaired further. Is it a level file of another"
+                        + " version, or not a level file?");
+            }
+            // Each repair parses the whole text again: let a more urgent job have the worker between
+            // parses, and stop when the level was unloaded meanwhile (both no-ops outside a job).
+            Jobs.checkpoint();
+            Jobs.checkCancelled();
             try {
                 LevelFile level = LevelFile.parse(file, text(), codecs);
                 return new Result(level, List.copyOf(failures), Set.copyOf(declared));

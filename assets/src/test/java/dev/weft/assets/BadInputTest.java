@@ -146,15 +146,23 @@ class BadInputTest extends WithJobSystem {
 
     @Test
     void unusableLevelFilesEndTheLoadWithAnErrorAndNoLevel() {
+        // Each repair parses the whole file again: 16,000 broken lines took 107 s, unloading did not stop it,
+        // and close() waited for it (found by a probe). Past 200 errors the level is refused instead.
+        StringBuilder manyErrors = new StringBuilder("weft-level 1\nmesh m meshes/m.obj\ntexture t textures/t.png\n");
+        for (int i = 0; i < 1_000; i++) {
+            manyErrors.append("entity e").append(i).append(" mesh=m texture=t 0 0 zero\n");
+        }
         Map<String, byte[]> files = Fixture.files(
                 "noheader/noheader.level", "texture a textures/a.png\n",
-                "empty/empty.level", "");
+                "empty/empty.level", "",
+                "broken/broken.level", manyErrors.toString());
         try (AssetManager assets = AssetManager.builder(jobs).source(AssetSource.inMemory(files)).build()) {
             LevelLoader loader = new LevelLoader(assets);
             for (String[] c : new String[][] {
                     {"absent", "mem:absent/absent.level: cannot read: NoSuchFileException"},
                     {"noheader", "mem:noheader/noheader.level:1: expected header"},
-                    {"empty", "mem:empty/empty.level:1: empty level file"}}) {
+                    {"empty", "mem:empty/empty.level:1: empty level file"},
+                    {"broken", "mem:broken/broken.level: more than 200 errors (the first: mem:broken/broken.level:4: bad coordinate"}}) {
                 LevelLoad load = loader.load(c[0]);
                 Fixture.awaitLoad(load);
                 assertEquals(Optional.empty(), load.level());
