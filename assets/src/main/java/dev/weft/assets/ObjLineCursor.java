@@ -64,9 +64,41 @@ final class ObjLineCursor {
         return new String(bytes, from, to - from, StandardCharsets.ISO_8859_1);
     }
 
-    /** The whole current line, for messages. */
+    /** The whole current line, for messages (cut and escaped as {@link #shown}). */
     String lineText(int lineStart) {
-        return text(lineStart, end).strip();
+        int from = lineStart, to = end;
+        while (from < to && (bytes[from] == ' ' || bytes[from] == '\t')) {
+            from++;
+        }
+        while (to > from && (bytes[to - 1] == ' ' || bytes[to - 1] == '\t')) {
+            to--;
+        }
+        return shown(from, to);
+    }
+
+    /** Longest run of bytes quoted in a message; a corrupt file can have a "token" of megabytes. */
+    static final int MAX_SHOWN_BYTES = 60;
+
+    /**
+     * Bytes {@code [from, to)} for a message: at most {@value #MAX_SHOWN_BYTES} of them (then "..." and the
+     * length), control bytes and bytes above ASCII as {@code \xNN}, so garbage cannot flood a log or
+     * send escape sequences to a terminal. Never builds the whole run as a string.
+     */
+    String shown(int from, int to) {
+        StringBuilder sb = new StringBuilder();
+        int stop = Math.min(to, from + MAX_SHOWN_BYTES);
+        for (int i = from; i < stop; i++) {
+            int b = bytes[i] & 0xFF;
+            if (b < 0x20 || b >= 0x7F) {
+                sb.append(String.format("\\x%02x", b));
+            } else {
+                sb.append((char) b);
+            }
+        }
+        if (to > stop) {
+            sb.append("... (").append(to - from).append(" bytes)");
+        }
+        return sb.toString();
     }
 
     /**
@@ -121,27 +153,33 @@ final class ObjLineCursor {
 
     private float slowFloat(String what) {
         int start = pos;
-        String token = text(start, skipToken());
+        int tokenEnd = skipToken();
+        if (tokenEnd - start > MAX_NUMBER_BYTES) {   // no float needs this many; don't copy megabytes to say so
+            throw error("bad number '" + shown(start, tokenEnd) + "' for " + what);
+        }
+        String token = text(start, tokenEnd);
         for (int k = 0; k < token.length(); k++) {
             if ("0123456789+-.eE".indexOf(token.charAt(k)) < 0) {
                 String lower = token.toLowerCase(java.util.Locale.ROOT);
                 if (lower.contains("nan") || lower.contains("inf")) {
-                    throw error("non-finite " + what + " '" + token + "'");
+                    throw error("non-finite " + what + " '" + shown(start, tokenEnd) + "'");
                 }
-                throw error("bad number '" + token + "' for " + what);
+                throw error("bad number '" + shown(start, tokenEnd) + "' for " + what);
             }
         }
         float value;
         try {
             value = Float.parseFloat(token);
         } catch (NumberFormatException e) {
-            throw error("bad number '" + token + "' for " + what);
+            throw error("bad number '" + shown(start, tokenEnd) + "' for " + what);
         }
         if (!Float.isFinite(value)) {
-            throw error("non-finite " + what + " '" + token + "' (out of float range)");
+            throw error("non-finite " + what + " '" + shown(start, tokenEnd) + "' (out of float range)");
         }
         return value;
     }
+
+    private static final int MAX_NUMBER_BYTES = 1_000;
 
     /**
      * Parses a face corner's index: a positive 1-based index or a negative one relative to the
@@ -165,7 +203,7 @@ final class ObjLineCursor {
         }
         if (digits == 0 || digits > 10 || (pos < end && bytes[pos] != '/' && bytes[pos] != ' ' && bytes[pos] != '\t')) {
             pos = start;
-            throw error("bad " + element + " index '" + text(start, skipToken()) + "'");
+            throw error("bad " + element + " index '" + shown(start, skipToken()) + "'");
         }
         long absolute = negative ? definedSoFar + 1 - value : value;
         if (value == 0 || absolute < 1 || absolute > definedSoFar) {

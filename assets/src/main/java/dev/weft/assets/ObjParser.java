@@ -85,25 +85,36 @@ public final class ObjParser {
     static final int CHECKPOINT_LINES = 4096;
 
     private MeshData run() {
-        int lineStart = 0, lineNumber = 1;
+        int lineStart = startsWithByteOrderMark() ? 3 : 0, lineNumber = 1;
         while (lineStart < bytes.length) {
-            int newline = lineStart;
-            while (newline < bytes.length && bytes[newline] != '\n') {
+            // A line ends at LF, CRLF or a lone CR (old Mac exporters); a '#' starts a comment even with no
+            // blank before it ("v 0 0 0#top").
+            int newline = lineStart, comment = -1;
+            while (newline < bytes.length && bytes[newline] != '\n' && bytes[newline] != '\r') {
+                if (bytes[newline] == '#' && comment < 0) {
+                    comment = newline;
+                }
                 newline++;
             }
-            int lineEnd = newline > lineStart && bytes[newline - 1] == '\r' ? newline - 1 : newline;
+            int lineEnd = comment >= 0 ? comment : newline;
             cursor.reset(lineStart, lineEnd, lineNumber);
             statement(lineStart);
             if ((lineNumber & (CHECKPOINT_LINES - 1)) == 0) {
                 DecodeCheckpoint.checkpoint();         // the parse state is in fields: safe to resume elsewhere
             }
-            lineStart = newline + 1;
+            boolean crlf = newline + 1 < bytes.length && bytes[newline] == '\r' && bytes[newline + 1] == '\n';
+            lineStart = newline + (crlf ? 2 : 1);
             lineNumber++;
         }
         if (indexCount == 0) {
             throw new AssetFormatException(file, "no faces in " + (lineNumber - 1) + " lines");
         }
         return build();
+    }
+
+    /** UTF-8's byte-order mark, which some editors put before the first line. */
+    private boolean startsWithByteOrderMark() {
+        return bytes.length >= 3 && (bytes[0] & 0xFF) == 0xEF && (bytes[1] & 0xFF) == 0xBB && (bytes[2] & 0xFF) == 0xBF;
     }
 
     private void statement(int lineStart) {
@@ -123,9 +134,9 @@ public final class ObjParser {
         } else if (keyLength == 1 && k0 == 'f') {
             face(lineStart);
         } else {
-            String keyword = cursor.text(keyStart, keyStart + keyLength);
-            if (!IGNORED.contains(keyword)) {
-                throw cursor.error("unknown statement '" + abbreviate(cursor.lineText(lineStart)) + "'");
+            String keyword = keyLength <= 32 ? cursor.text(keyStart, keyStart + keyLength) : null;
+            if (keyword == null || !IGNORED.contains(keyword)) {
+                throw cursor.error("unknown statement '" + cursor.lineText(lineStart) + "'");
             }
         }
     }
@@ -194,14 +205,14 @@ public final class ObjParser {
                 }
             }
             if (!cursor.cornerEnds()) {
-                throw cursor.error("bad face corner '" + cursor.text(cornerStart, cursor.skipToken()) + "'");
+                throw cursor.error("bad face corner '" + cursor.shown(cornerStart, cursor.skipToken()) + "'");
             }
             needsNormals |= vn == 0;
             faceVertices[count++] = corners.vertexOf(v, vt, vn);
         }
         if (count < 3) {
             throw cursor.error("face has " + count + " corner" + (count == 1 ? "" : "s") + ", needs at least 3: '"
-                    + abbreviate(cursor.lineText(lineStart)) + "'");
+                    + cursor.lineText(lineStart) + "'");
         }
         long triangles = indexCount / 3 + (long) count - 2;
         if (triangles > limits.maxTriangles()) {
@@ -226,7 +237,7 @@ public final class ObjParser {
     private void requireLineEnd(String keyword) {
         if (!cursor.atEnd()) {
             int start = cursor.tokenStart();
-            throw cursor.error("unexpected '" + cursor.text(start, cursor.skipToken()) + "' after '" + keyword + "' numbers");
+            throw cursor.error("unexpected '" + cursor.shown(start, cursor.skipToken()) + "' after '" + keyword + "' numbers");
         }
     }
 
@@ -307,7 +318,4 @@ public final class ObjParser {
         sum[at + 2] += z;
     }
 
-    private static String abbreviate(String text) {
-        return text.length() <= 60 ? text : text.substring(0, 57) + "...";
-    }
 }

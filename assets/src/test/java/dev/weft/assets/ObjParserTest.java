@@ -132,6 +132,32 @@ class ObjParserTest {
         assertEquals(new Aabb(0, 0, 0, 1, 1, 0), mesh.bounds());
     }
 
+    /**
+     * What exporters and editors write that the parser refused (found by a probe): a UTF-8 byte-order mark,
+     * a comment with no blank before it, and lone CR line endings (old Mac exporters).
+     */
+    @Test
+    void aByteOrderMarkACommentWithNoBlankAndLoneCrLinesParse() {
+        MeshData mesh = parse("\u00ef\u00bb\u00bfv 0 0 0#origin\rv 1 0 0# x\rv 0 1 0\rf 1 2 3#tri\r");
+        assertEquals(1, mesh.triangleCount());
+        assertEquals(new Aabb(0, 0, 0, 1, 1, 0), mesh.bounds());
+        assertError("cube.obj:3: missing z", "v 0 0 0\rv 1 0 0\r\nv 0 1\rf 1 2 3\r");   // lines counted once each
+    }
+
+    /**
+     * One corrupt token of 10 MB made a message of 10 MB (and a 200 MB one, 200 MB): a message quotes at
+     * most 60 bytes of it and says how long it was, on every path that quotes a token.
+     */
+    @Test
+    void aHugeBadTokenIsQuotedShortInTheMessage() {
+        String huge = "9".repeat(1_000) + "x".repeat(2_000_000);
+        String cut = "9".repeat(60) + "... (2001000 bytes)";
+        assertError("cube.obj:1: bad number '" + cut + "' for x", "v " + huge + " 0 0\n");
+        assertError("cube.obj:5: bad vertex index '" + cut + "'", QUAD + "f 1 2 " + huge + "\n");
+        assertError("cube.obj:1: unexpected '" + cut + "' after 'vn' numbers", "vn 1 2 3 " + huge + "\n");
+        assertError("cube.obj:1: unknown statement '" + cut + "'", huge + "\n");
+    }
+
     @Test
     void numbersParseLikeTheJdk() {
         MeshData mesh = parse("v 1e2 -2.5E-1 +3.\nv .5 0.1 123456.789\nv 0.30000001 -0 1234567890123456789\nf 1 2 3\n");
@@ -186,7 +212,8 @@ class ObjParserTest {
     @Test
     void garbageAndDegenerateStatementsAreRejected() {
         assertError("cube.obj:3: unknown statement 'hello world'", "v 0 0 0\n\nhello world\n");
-        assertError("cube.obj:2: unknown statement '\u00ff\u00fe garbage'", "v 0 0 0\n\u00ff\u00fe garbage\n");
+        assertError("cube.obj:2: unknown statement '\\xff\\xfe garbage'", "v 0 0 0\n\u00ff\u00fe garbage\n");
+        assertError("cube.obj:2: unknown statement '\\x1b[2Jcleared'", "v 0 0 0\n\u001b[2Jcleared\n");
         assertError("cube.obj:5: face has 2 corners, needs at least 3: 'f 1 2'", QUAD + "f 1 2\n");
         assertError("cube.obj:5: face has 0 corners, needs at least 3: 'f'", QUAD + "f\n");
         AssetFormatException noFaces = assertThrows(AssetFormatException.class, () -> parse(QUAD));
