@@ -55,7 +55,8 @@ public final class Counter {
     // came before it: a waiter that registered after a later add (a re-armed counter) is not fired by an
     // earlier decrement's stale "reached zero".
     private volatile long state;
-    private volatile WaitNode waiters;                    // Treiber stack: CAS push, getAndSet take-all
+    private volatile WaitNode waiters;                    // Treiber stack: CAS push; dead nodes unlinked (push)
+    private int pushesBeforeSweep;                        // push's countdown to unlinkDeadBelow; racy, a hint
     private volatile long maxWaitTarget;                  // >= every registered target; CAS-max, never lowered
                                                           // (starts at 0 without a fence: targets are >= 0)
     private volatile JobFailedException failure;          // first failure; CAS from null
@@ -300,6 +301,30 @@ public final class Counter {
         return "Counter[" + name() + " = " + value() + "]";
     }
 
+    /** jcstress: pushes a node and abandons it, as a timed-out wait does. */
+    void pushTimedOutForTests() {
+        WaitNode n = new WaitNode(Thread.currentThread(), 0, this, epochOf(state), null);
+        push(n);
+        n.abandon();
+    }
+
+    /** jcstress: {@link #unlinkDeadBelow} from the head now. */
+    void sweepForTests() {
+        WaitNode h = waiters;
+        if (h != null) {
+            unlinkDeadBelow(h);
+        }
+    }
+
+    /** Nodes on the waiter stack now, live and dead (tests; walks it, racy). */
+    int waiterNodes() {
+        int n = 0;
+        for (WaitNode w = waiters; w != null; w = w.next) {
+            n++;
+        }
+        return n;
+    }
+
     /**
      * Runs {@code action} once when the value is zero: at once, on this thread, if it is zero now; else on
      * the thread whose decrement takes it there. Nothing parks. The same register-then-re-check protocol
@@ -482,15 +507,51 @@ public final class Counter {
             }
             node.next = live;
             if (WAITERS.compareAndSet(this, h, node)) {
+                if (--pushesBeforeSweep <= 0) {          // racy on purpose: it only spaces the sweeps
+                    pushesBeforeSweep = Math.max(MIN_PUSHES_BETWEEN_SWEEPS, unlinkDeadBelow(node));
+                }
                 return;
             }
         }
     }
 
+    // A sweep walks the whole stack, so one comes at most every max(16, length) pushes: O(1) per push,
+    // amortized, even with 100,000 continuations on one counter (Prerequisites).
+    private static final int MIN_PUSHES_BETWEEN_SWEEPS = 16;
+
+    /**
+     * Unlinks every dead node (fired, cancelled, timed out) below live-or-new node {@code from}; returns
+     * the nodes left. The head skip in {@link #push} drops only the dead run at the top, so a wait that
+     * timed out under a newer live waiter stayed for the counter's life: progress polling from 4 jobs
+     * left ~57 B a poll and made every decrement walk them all. Safe beside pushers, other sweepers and
+     * decrementers' walks: a node leaves WAITING only once, so a node seen dead stays dead, and a sweeper
+     * only ever skips nodes it saw dead. Links are only shortened below the head (pushes add at the head
+     * alone), so no live node is ever skipped; two sweepers racing may put back a dead node the other
+     * skipped, which the next sweep drops. A walker standing on an unlinked node still follows its
+     * {@code next} back into the stack.
+     */
+    private static int unlinkDeadBelow(WaitNode from) {
+        int kept = 1;
+        for (WaitNode pred = from; ; kept++) {
+            WaitNode first = pred.next;
+            WaitNode succ = first;
+            while (succ != null && !succ.isWaiting()) {
+                succ = succ.next;
+            }
+            if (succ != first) {
+                pred.next = succ;
+            }
+            if (succ == null) {
+                return kept;
+            }
+            pred = succ;
+        }
+    }
+
     /**
      * Decrementer side: walks the stack in place and fires every waiting node whose target the value
-     * {@code v} reached. Nodes are never detached, so a concurrent decrementer always sees them too;
-     * firing is a CAS, so each waiter is woken once. Dead nodes are dropped by the next push.
+     * {@code v} reached. Live nodes are never detached, so a concurrent decrementer always sees them too;
+     * firing is a CAS, so each waiter is woken once. Dead nodes are dropped by pushes ({@link #push}).
      */
     private void wakeReached(int v, int epoch) {
         for (WaitNode n = waiters; n != null; n = n.next) {

@@ -44,7 +44,8 @@ final class WaitNode {
     JobNode job;
     final long sinceNanos;       // System.nanoTime() at registration, for the watchdog
     final int epoch;             // the counter's add-epoch read just before registering (see Counter)
-    WaitNode next;               // Treiber-stack link; written before the CAS that publishes the node
+    WaitNode next;               // Treiber-stack link; written before the CAS that publishes the node, and
+                                 // shortened later (plain) only past dead nodes (Counter.unlinkDeadBelow)
     private volatile int state;  // see class comment
 
     WaitNode(Thread thread, long target, Counter counter, int epoch, JobNode job) {

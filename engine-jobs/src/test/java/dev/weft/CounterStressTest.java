@@ -28,6 +28,34 @@ class CounterStressTest {
      * returns true, late; so lateness is what is checked. This is the many-waiters, several-targets case
      * jcstress cannot schedule on a two-core machine.
      */
+    /**
+     * Short timed waits on a long-lived counter (progress polling from several jobs): a wait that timed out
+     * under a newer live waiter left its node on the stack for the counter's life, so memory grew by ~57 B
+     * a poll and every decrement walked all of them (300 µs each after 30 s; found by a probe). Dead nodes
+     * anywhere on the stack are unlinked now, amortized over pushes.
+     */
+    @Test
+    void timedOutWaitsLeaveNoNodesBehindUnderNewerWaiters() {
+        Counter progress = new Counter("level progress");
+        progress.add(1_000_000);
+        int[] maxNodes = new int[1];
+        try (JobSystem jobs = TestSupport.system(2)) {
+            Counter pollers = new Counter("pollers");
+            for (int p = 0; p < 4; p++) {
+                jobs.run(Priority.BACKGROUND, "poller " + p, () -> {
+                    for (int i = 0; i < 500; i++) {
+                        progress.await(Duration.ofMillis(1));      // times out: nobody decrements
+                    }
+                }, pollers);
+            }
+            while (!pollers.await(Duration.ofMillis(10))) {
+                maxNodes[0] = Math.max(maxNodes[0], progress.waiterNodes());
+            }
+        }
+        assertTrue(maxNodes[0] <= 64, "up to " + maxNodes[0] + " waiter nodes on the counter while 4 jobs polled it"
+                + " (at most 4 live)");
+    }
+
     @Test
     void waitersAtRandomTargetsAreAllReleased() throws Exception {
         long seed = Long.getLong("weft.seed", System.nanoTime());
