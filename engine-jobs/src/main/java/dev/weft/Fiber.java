@@ -194,6 +194,9 @@ final class Fiber implements Executor, Runnable {
         if (retire) {
             return false;
         }
+        if (scheduler.fibers.retireIfIdlePoolFull(this)) {
+            return false;                   // after a burst of parked jobs: end instead of idling forever
+        }
         idle = true;
         scheduler.fiberIdle();
         while (idle && !retire) {

@@ -7,7 +7,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The job system's fibers: the idle pool a worker takes one from to start a job, the bound of
- * {@link FiberPoolPolicy}, every fiber ever made (for the watchdog, group cancels and shutdownNow), and
+ * {@link FiberPoolPolicy}, every fiber not ended (for the watchdog, group cancels and shutdownNow), and
  * the count of fibers parked in a {@link Counter} wait.
  *
  * <p>A fiber runs job after job inline, so a job that never waits costs no thread creation and no park.
@@ -34,6 +34,8 @@ final class FiberPool {
     // Mounts dropped because the fiber was already mounted elsewhere: a wake the JDK handed us twice
     // (Thread.getStackTrace on a fiber waiting in a ready queue). Worker.claimAfterItsCarrier.
     final AtomicLong duplicateWakes = new AtomicLong();
+    // Fibers that ended instead of idling, the shared pool being full (retireIfIdlePoolFull).
+    final AtomicLong fibersTrimmed = new AtomicLong();
     private final Scheduler scheduler;
     private final FiberPoolPolicy policy;
     private final AtomicInteger busyFibers;    // WorkerParking.busyFibers: counted before a fiber can run
@@ -77,6 +79,26 @@ final class FiberPool {
             }
         }
         return null;
+    }
+
+    /**
+     * Fiber {@code f}, mounted, about to park idle: if the shared idle pool already holds
+     * {@value IdleFibers#CAPACITY} fibers, {@code f} ends instead (returns true: leave the fiber loop, and
+     * the virtual thread terminates). Idle fibers were kept forever: after a burst of 100,000 parked jobs all
+     * 100,000 stayed (150-200 MB), and everything that walks {@link #allFibers} (the watchdog every few
+     * milliseconds, a group's cancel, stats) paid for each: a watchdog at 20 ms took 70% of a core on an idle
+     * system. Busy count first, as an idling fiber does ({@link Scheduler#fiberIdle}); then the fiber leaves
+     * the set and frees its place under a bounded policy. The pool refills as the next burst needs.
+     */
+    boolean retireIfIdlePoolFull(Fiber f) {
+        if (!sharedIdle.looksFull()) {
+            return false;
+        }
+        scheduler.fiberIdle();
+        allFibers.remove(f);
+        fiberCount.decrementAndGet();
+        fibersTrimmed.incrementAndGet();
+        return true;
     }
 
     /** Any thread: whether some fiber was idle at the moment of reading (a dry worker's hint to retry). */
@@ -235,13 +257,14 @@ final class FiberPool {
         }
     }
 
-    /** For tests and the watchdog: every fiber ever made (live or retired). */
+    /** For tests and the watchdog: every fiber made and not trimmed (live, idle, or retired at termination). */
     Set<Fiber> all() {
         return allFibers;
     }
 
-    int created() {
-        return fiberCount.get();
+    /** Fibers ever made (fiberCount counts those not ended, for the policy's bound). */
+    long created() {
+        return fiberIds.get();
     }
 
     long alive() {
@@ -258,6 +281,6 @@ final class FiberPool {
 
     @Override
     public String toString() {
-        return "FiberPool[created=" + fiberCount + ", parked=" + parked() + "]";
+        return "FiberPool[fibers=" + fiberCount + ", created=" + fiberIds + ", parked=" + parked() + "]";
     }
 }

@@ -7,7 +7,9 @@ import java.time.Duration;
  * others are parked in waits, so the pool's size is the number of jobs waiting at once plus one per
  * worker.
  *
- * <p>{@link #growable()} (the default) makes fibers as needed and keeps them for reuse. {@link
+ * <p>{@link #growable()} (the default) makes fibers as needed and keeps up to about a thousand idle ones
+ * for reuse (more than a game's steady state needs; the rest of a burst of parked jobs end when their
+ * jobs do, so memory and the watchdog's rounds come back down). {@link
  * #bounded(int, Duration)} never has more than {@code maxFibers}: when all are parked in waits, workers
  * stop starting new jobs and only resume parked fibers. If that lasts {@code exhaustionTimeout} with new
  * jobs waiting, the worker fails those jobs one at a time with {@link FiberPoolExhaustedException},

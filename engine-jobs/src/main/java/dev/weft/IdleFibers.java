@@ -37,6 +37,11 @@ final class IdleFibers {
         return f != null ? f : overflow.poll();
     }
 
+    /** True if the array part looked full: the pool holds what a steady state needs, and more would overflow. */
+    boolean looksFull() {
+        return pooled.size() >= CAPACITY;
+    }
+
     /** For tests: the entries in both queues (a snapshot). */
     int size() {
         return pooled.size() + overflow.size();

@@ -19,9 +19,23 @@ public class JobFailedException extends RuntimeException {
     }
 
     private JobFailedException(String jobName, Throwable cause, Throwable rootCause) {
-        super("job '" + jobName + "' failed: " + describe(cause, rootCause), cause);
+        this(jobName, "job '" + jobName + "' failed: " + describe(cause, rootCause), cause, rootCause);
+    }
+
+    /** A failure with a message of its own (a job skipped because a prerequisite failed). */
+    JobFailedException(String jobName, String message, Throwable cause) {
+        this(jobName, message, cause, rootOf(cause));
+    }
+
+    private JobFailedException(String jobName, String message, Throwable cause, Throwable rootCause) {
+        super(message, cause);
         this.jobName = jobName;
         this.rootCause = rootCause;
+    }
+
+    /** The message a failure of {@code jobName} with {@code cause} gets (for failures made elsewhere). */
+    static String messageFor(String jobName, Throwable cause) {
+        return "job '" + jobName + "' failed: " + describe(cause, rootOf(cause));
     }
 
     /** The end of {@code cause}'s chain; a job failure met on the way already knows its own. */
@@ -47,9 +61,17 @@ public class JobFailedException extends RuntimeException {
      */
     private static String describe(Throwable cause, Throwable rootCause) {
         if (cause instanceof JobFailedException inner) {
-            return "job '" + inner.jobName() + "', which it waited on, failed; root cause: " + rootCause;
+            String start = inner.chainStart();
+            return "job '" + inner.jobName() + "', which it waited on, failed"
+                    + (start != null && !start.equals(inner.jobName()) ? " (its prerequisites failed first at '"
+                            + start + "')" : "") + "; root cause: " + rootCause;
         }
         return String.valueOf(cause);
+    }
+
+    /** Where a chain of prerequisites failed, for a job skipped because of it (Prerequisites); else null. */
+    String chainStart() {
+        return null;
     }
 
     /**

@@ -424,10 +424,10 @@ public final class JobSystem implements Executor, AutoCloseable {
      * submitted (and whatever those jobs submit, and jobs parked anywhere — in waits, sleeps, locks),
      * then stops the workers and retires every fiber. It waits as long as that takes: a job that never
      * ends keeps it waiting (use {@link #shutdownNow()} and {@link #awaitTermination} for a bound). On the
-     * main thread it keeps running main-thread jobs meanwhile (if no thread ever ran them or called
-     * {@link #bindMainThread()}, the closing thread becomes the main thread and runs them: a job waiting on
-     * one would otherwise keep close waiting forever); main-thread jobs still queued when the workers stop
-     * are cancelled. If the calling thread is interrupted while waiting, it returns early
+     * main thread it keeps running main-thread jobs meanwhile; main-thread jobs still queued when the
+     * workers stop are cancelled. If no thread ever ran main-thread jobs or called
+     * {@link #bindMainThread()}, nobody will: close cancels them as they are queued, so a job waiting on
+     * one ends (with {@link JobCancelledException}) instead of keeping close waiting forever. If the calling thread is interrupted while waiting, it returns early
      * with its interrupt flag set (the shutdown goes on). Called from inside one of this system's jobs it
      * only starts the shutdown (waiting would wait for the calling job itself).
      */
@@ -497,7 +497,9 @@ public final class JobSystem implements Executor, AutoCloseable {
      * Starts recording job begin/end, fiber park/resume and steals, keeping at most
      * {@code eventsPerWorker} events per worker; see {@link JobTrace}. One recording at a time.
      *
-     * @param eventsPerWorker the most events kept per worker; the oldest are overwritten beyond that
+     * @param eventsPerWorker the most events kept per worker: the first ones; later events are dropped and
+     *                        counted ({@link JobTrace#droppedEvents()}). To catch a rare hitch, record a
+     *                        window at a time (stop, look, start again) rather than one long trace
      * @return the recording, to stop and write out
      */
     public JobTrace startTrace(int eventsPerWorker) {

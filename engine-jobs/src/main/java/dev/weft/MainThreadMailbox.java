@@ -20,8 +20,8 @@ import java.util.concurrent.locks.LockSupport;
  * the owner's re-check (queue non-empty): never lost.
  *
  * <p>The owner is the thread that first calls {@link JobSystem#runMainThreadJobs(long)} (or
- * {@link JobSystem#bindMainThread()}; or, if none did, the thread that closes the system while
- * main-thread jobs are queued). Any wait on that thread keeps running main-thread jobs, so
+ * {@link JobSystem#bindMainThread()}). With none bound, close() cancels queued main-thread jobs as they
+ * come: nobody would ever run them. Any wait on that thread keeps running main-thread jobs, so
  * "decode on a worker, upload on the GL thread, continue" cannot deadlock the main thread.
  */
 final class MainThreadMailbox {
@@ -109,21 +109,6 @@ final class MainThreadMailbox {
         OWNED.set(this);
     }
 
-    /**
-     * For close() on a thread when no main thread was ever bound and main-thread jobs are queued: the caller
-     * becomes the main thread if it can (a platform thread owning no other system's mailbox), as the first
-     * caller of runMainThreadJobs would have. Without this, a job waiting on a main-thread job kept close()
-     * waiting forever. True if the caller is the owner now.
-     */
-    synchronized boolean adoptIfUnowned() {
-        Thread t = Thread.currentThread();
-        if (owner == null && !t.isVirtual() && OWNED.get() == null) {
-            owner = t;
-            OWNED.set(this);
-        }
-        return owner == t;
-    }
-
     void unbind() {
         if (owner == Thread.currentThread()) {
             OWNED.remove();
@@ -207,6 +192,23 @@ final class MainThreadMailbox {
                 Thread.onSpinWait();
             }
         }
+    }
+
+    /**
+     * close() with no main thread bound: cancels what is queued (nobody will ever run it), with the same
+     * consumer-turn care as {@link #cancelQueued}, and returns what it cancelled, for shutdownNow's list.
+     */
+    List<JobInfo> cancelQueuedListed() {
+        List<JobInfo> cancelled = new ArrayList<>();
+        JobHandle<?> j;
+        while ((j = queue.poll()) != null || !queue.isEmpty()) {
+            if (j == null) {
+                Thread.onSpinWait();
+            } else if (j.cancelIfNotStarted()) {
+                cancelled.add(JobInfo.of(j));
+            }
+        }
+        return cancelled;
     }
 
     /** At termination: cancels what is left (nobody will run it) and returns what it cancelled. */

@@ -298,13 +298,13 @@ public final class Prerequisites {
             for (JobHandle<?> h : of.handles) {
                 Throwable f = h.failureCause();
                 if (f != null) {
-                    return new JobFailedException(h.name(), f);
+                    return PrerequisiteFailed.of(h.name(), f);
                 }
             }
             for (Counter c : of.counters) {
                 JobFailedException f = c.failure();
                 if (f != null) {
-                    return new JobFailedException(c.name(), f);
+                    return PrerequisiteFailed.of(c.name(), f);
                 }
             }
             return null;
@@ -320,6 +320,44 @@ public final class Prerequisites {
         /** True for the first range of a failed parallelFor only: the failure is recorded once. */
         boolean claimRangeFailure() {
             return failure != null && RANGE_FAILURE_CLAIMED.compareAndSet(this, false, true);
+        }
+    }
+
+    /**
+     * What a job skipped for a failed prerequisite throws. Its cause is the failure where the chain of
+     * prerequisites started, however long the chain: each level used to wrap the one before, so a chain of
+     * 3,000 {@code after(...)} jobs gave a cause chain 3,000 deep, and printing it threw StackOverflowError.
+     */
+    private static final class PrerequisiteFailed extends JobFailedException {
+        private static final long serialVersionUID = 1L;
+        private final String firstFailed;            // the job (or counter) where the chain failed
+
+        private PrerequisiteFailed(String prerequisite, String firstFailed, Throwable origin) {
+            super(prerequisite, prerequisite.equals(firstFailed)
+                    ? messageFor(prerequisite, origin)
+                    : "job '" + prerequisite + "' failed: it did not run, a prerequisite failed (first in the"
+                            + " chain: " + messageFor(firstFailed, origin) + ")", origin);
+            this.firstFailed = firstFailed;
+        }
+
+        @Override
+        String chainStart() {
+            return firstFailed;
+        }
+
+        /** {@code failure} of {@code prerequisite}; if it came from a prerequisite itself, the chain's start. */
+        static PrerequisiteFailed of(String prerequisite, Throwable failure) {
+            Throwable t = failure;
+            for (int depth = 0; t != null && depth < 3; depth++, t = t.getCause()) {   // a counter's or handle's wrapper
+                if (t instanceof PrerequisiteFailed skipped) {
+                    return new PrerequisiteFailed(prerequisite, skipped.firstFailed, skipped.getCause());
+                }
+            }
+            if (failure instanceof JobFailedException recorded && prerequisite.equals(recorded.jobName())
+                    && recorded.getCause() != null) {
+                failure = recorded.getCause();   // a counter named as its job: not "job 'x' failed: job 'x' ..."
+            }
+            return new PrerequisiteFailed(prerequisite, prerequisite, failure);
         }
     }
 }

@@ -428,6 +428,10 @@ final class Scheduler {
         jobsRunByWaiters.incrementAndGet();
     }
 
+    long jobsRunByWaiters() {
+        return jobsRunByWaiters.get();
+    }
+
     /** Counts a cancelled job; after shutdownNow also lists it for shutdownNow's report. */
     void reportCancelled(JobNode job) {
         Worker w = Worker.current(this);
@@ -516,17 +520,19 @@ final class Scheduler {
         long deadline = System.nanoTime() + Math.max(0, timeout.toNanos());
         boolean owner = mainThread.owner() == Thread.currentThread();
         for (;;) {
-            if (!owner && mainThread.owner() == null && !mainThread.isEmpty()) {
-                owner = mainThread.adoptIfUnowned();   // no main thread was bound: nobody else would run them
-            }
             if (owner) {
                 mainThread.runPendingWhileWaiting();
+            } else if (mainThread.owner() == null && !mainThread.isEmpty()) {
+                // No main thread was ever bound, so nobody will run them: cancel them now rather than at
+                // termination, which a job waiting on one would otherwise keep from coming (close hung).
+                cancelledReport.addAll(mainThread.cancelQueuedListed());   // listed as termination would
             }
             long remaining = deadline - System.nanoTime();
             if (remaining <= 0) {
                 return terminated.getCount() == 0;
             }
-            long slice = owner ? Math.min(remaining, TimeUnit.MILLISECONDS.toNanos(1)) : remaining;
+            long slice = owner ? Math.min(remaining, TimeUnit.MILLISECONDS.toNanos(1))
+                    : mainThread.owner() == null ? Math.min(remaining, TimeUnit.MILLISECONDS.toNanos(10)) : remaining;
             if (terminated.await(slice, TimeUnit.NANOSECONDS)) {
                 mainThread.cancelAll();        // each is reported (once) by completeCancelled
                 if (owner) {

@@ -42,7 +42,9 @@ final class WaitingHelp {
     private final AtomicInteger externalSubmitters;
     final int workerIndex;                              // workerCount: the index after the workers'
     private final AtomicReference<Thread> holder = new AtomicReference<>();
-    JobNode runningJob;                                 // the seat holder's innermost helped job (its thread only)
+    // The seat holder's innermost helped job: written by its thread only; volatile for the watchdog,
+    // which reads it with holderThread() to report a helped job that holds the waiting thread too long.
+    volatile JobNode runningJob;
     // WorkerLocal values of slot workerCount(): plain, one holder at a time; the holder CAS (acquire) and
     // its release store hand them from one holder to the next.
     final WorkerLocal.Slots workerLocals = new WorkerLocal.Slots(null);
@@ -51,6 +53,11 @@ final class WaitingHelp {
         this.scheduler = scheduler;
         this.externalSubmitters = externalSubmitters;
         this.workerIndex = workerIndex;
+    }
+
+    /** The thread holding the seat now, or null (the watchdog). */
+    Thread holderThread() {
+        return holder.get();
     }
 
     /** The seat the current thread is running a helped job in, or null. */

@@ -23,6 +23,7 @@ final class Watchdog implements Runnable {
     private final Thread thread;
     private final Set<WaitNode> reportedWaits = Collections.newSetFromMap(new IdentityHashMap<>());
     private final Map<Worker, HoldSample> holds = new IdentityHashMap<>();
+    private HoldSample helperHold;            // the waiting thread's helped job (WaitingHelp), sampled the same way
     private final Set<String> reportedCycles = new java.util.HashSet<>();
     private final Map<Fiber, ElsewhereSample> parkedElsewhere = new IdentityHashMap<>();
 
@@ -97,6 +98,7 @@ final class Watchdog implements Runnable {
             }
         }
         checkParkedElsewhere(now);
+        checkHelpedJob(now);
         for (Worker w : scheduler.workers) {
             Fiber f = w.mounted;
             JobNode j = f != null ? f.currentJob : null;
@@ -116,6 +118,34 @@ final class Watchdog implements Runnable {
                         + "call in Jobs.blocking(...), which parks the fiber instead.", ms,
                         WatchdogReport.stackOf(f.thread), List.of()));
             }
+        }
+    }
+
+    /**
+     * A FRAME job that a waiting thread (the main thread in {@code frame.await()}) runs as help, and that
+     * holds it past the threshold: the frame is stuck in it, and no worker scan sees it (it runs on that
+     * thread's stack, not on a fiber). Sampled as a worker's job is: same job, same count of helped jobs.
+     */
+    private void checkHelpedJob(long now) {
+        WaitingHelp seat = scheduler.waitingHelp;
+        Thread holder = seat != null ? seat.holderThread() : null;
+        JobNode j = holder != null ? seat.runningJob : null;
+        long run = scheduler.jobsRunByWaiters();
+        HoldSample prev = helperHold;
+        if (j == null || prev == null || prev.job != j || prev.jobsRun != run) {
+            helperHold = j == null ? null : new HoldSample(run, j, now, false);
+            return;
+        }
+        long held = now - prev.sinceNanos;
+        if (!prev.reported && held >= thresholdNanos) {
+            helperHold = new HoldSample(run, j, prev.sinceNanos, true);
+            long ms = held / 1_000_000L;
+            sink.accept(new WatchdogReport(WatchdogReport.Kind.BLOCKED_WORKER, j.name(), "job '" + j.name()
+                    + "' has held waiting thread " + holder.getName() + " for " + ms + " ms (the thread runs FRAME"
+                    + " jobs while it waits, as worker " + seat.workerIndex + "): that thread, the game's frame if"
+                    + " it is the main thread, cannot go on until the job returns. A busy loop or blocking call?"
+                    + " Wrap blocking calls in Jobs.blocking(...), or make the job shorter.", ms,
+                    WatchdogReport.stackOf(holder), List.of()));
         }
     }
 

@@ -19,6 +19,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -203,6 +205,47 @@ class DiagnosticsTest {
             counts.merge(e.getEventType().getName(), 1, Integer::sum);
         }
         return counts;
+    }
+
+    /**
+     * A FRAME job the main thread runs as help while it waits (both workers busy) and that spins: the frame
+     * is stuck in it, yet the watchdog, which looked only at fibers and workers, said nothing (a probe).
+     */
+    @Test
+    void watchdogNamesAJobThatHoldsTheWaitingMainThread() throws Exception {
+        List<WatchdogReport> reports = new CopyOnWriteArrayList<>();
+        java.util.concurrent.atomic.AtomicBoolean release = new java.util.concurrent.atomic.AtomicBoolean();
+        try (JobSystem jobs = JobSystem.builder().workers(2).watchdog(Duration.ofMillis(100), reports::add).build()) {
+            Counter hogs = new Counter("hogs");
+            CountDownLatch bothBusy = new CountDownLatch(2);
+            for (int i = 0; i < 2; i++) {
+                jobs.run(Priority.NORMAL, "hog " + i, () -> {
+                    bothBusy.countDown();
+                    while (!release.get()) {
+                        Thread.onSpinWait();
+                    }
+                }, hogs);
+            }
+            assertTrue(bothBusy.await(TestSupport.LONG.toSeconds(), TimeUnit.SECONDS));
+            Counter frame = new Counter("frame");
+            Thread mainThread = Thread.currentThread();
+            long[] ranOn = new long[1];
+            jobs.run(Priority.FRAME, "stuck skinning", () -> {
+                ranOn[0] = Thread.currentThread() == mainThread ? 1 : 2;
+                long end = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+                while (!has(reports, WatchdogReport.Kind.BLOCKED_WORKER, "stuck skinning") && System.nanoTime() < end) {
+                    Thread.onSpinWait();
+                }
+            }, frame);
+            frame.await();                                   // runs the FRAME job here: both workers are busy
+            release.set(true);
+            TestSupport.await(hogs);
+            assertEquals(1, ranOn[0], "the waiting thread ran the FRAME job");
+            WatchdogReport r = find(reports, WatchdogReport.Kind.BLOCKED_WORKER, "stuck skinning");
+            assertTrue(r.detail().contains(mainThread.getName()) && r.detail().contains("waiting thread"), r.detail());
+        } finally {
+            release.set(true);
+        }
     }
 
     @Test

@@ -10,27 +10,38 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The idle-fiber pool (SYNCHRONIZATION.md §3, "Idle fibers"): each worker's spare slot, the bounded
- * shared queue ({@value IdleFibers#CAPACITY} fibers) and the overflow
- * past it. No idle fiber is lost, whichever of the three holds it, and a bounded pool is never dry while
- * a fiber is idle in another worker's slot.
+ * shared queue ({@value IdleFibers#CAPACITY} fibers) and the overflow past it (for races only: a fiber
+ * that finds the queue full ends instead of idling). No idle fiber is lost, whichever of the three holds
+ * it, and a bounded pool is never dry while a fiber is idle in another worker's slot.
  */
 class FiberPoolIdleTest {
     private static final int WORKERS = 2;
 
-    /** More fibers than the shared queue holds all park at once, end, and are all used again. */
+    /**
+     * More fibers than the shared queue holds all park at once and end: the pool keeps what its queue and
+     * the spare slots hold and ends the rest, and the next burst reuses every one kept (none lost) and
+     * makes only the difference. Before, all were kept for the system's life: after 100,000 parked jobs,
+     * 100,000 fibers (150-200 MB), and a watchdog walking them every few milliseconds took 70% of a core.
+     */
     @Test
-    void idleFibersPastTheSharedQueuesCapacityAreKeptAndReused() {
+    void idleFibersBeyondTheSharedQueuesCapacityEndAndTheRestAreReused() {
         int waiters = IdleFibers.CAPACITY + 500;
+        // The queue and one spare slot each, and one more per worker: a fiber checks the queue before its
+        // carrier offers it, so one in flight per carrier can land in the overflow.
+        int kept = IdleFibers.CAPACITY + 2 * WORKERS;
         try (JobSystem jobs = JobSystem.builder().workers(WORKERS).fiberPool(FiberPoolPolicy.growable()).build()) {
             parkAllThenRelease(jobs, waiters);
             long afterFirst = jobs.stats().fibersCreated();
             assertTrue(afterFirst >= waiters, afterFirst + " fibers for " + waiters + " parked waits");
-            // The last fibers of round one pool themselves after their job ended, so a round that starts
-            // at once can find up to one per worker not yet back: it makes at most that many new ones.
+            // The last fibers of the round pool themselves (or end) just after their job: allow them a moment.
+            eventually(() -> "at most " + kept + " fibers kept idle: " + jobs.stats(),
+                    () -> jobs.stats().fibersAlive() <= kept);
+            long keptIdle = jobs.stats().fibersAlive();
             parkAllThenRelease(jobs, waiters);
             long made = jobs.stats().fibersCreated() - afterFirst;
-            assertTrue(made <= WORKERS, "round two made " + made + " new fibers although " + afterFirst
-                    + " had been made and all went idle: idle fibers were lost");
+            assertTrue(made >= waiters - keptIdle && made <= waiters - keptIdle + WORKERS, "round two made " + made
+                    + " new fibers for " + waiters + " waits with " + keptIdle + " kept idle: a kept fiber was lost"
+                    + " (more) or a fiber ended was counted as kept (fewer)");
         }
     }
 

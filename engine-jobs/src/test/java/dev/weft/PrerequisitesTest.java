@@ -241,6 +241,36 @@ class PrerequisitesTest {
         }
     }
 
+    /**
+     * A failure at the start of a long chain of {@code after(...)} jobs: each level wrapped the one before,
+     * so the cause chain was as deep as the job chain, and printing it (a logger's printStackTrace) threw
+     * StackOverflowError from 3,000 levels on (a probe). The cause chain now has the same depth at any
+     * length, and still names the job where the chain failed and its root cause.
+     */
+    @Test
+    void aFailureAtTheStartOfALongChainPrintsAndNamesWhereItStarted() {
+        try (JobSystem jobs = TestSupport.system(2)) {
+            JobHandle<Integer> previous = jobs.submit(Priority.NORMAL, "load header", () -> {
+                throw new IllegalStateException("header corrupt");
+            });
+            for (int i = 1; i < 5_000; i++) {
+                previous = jobs.after(previous).submit(Priority.NORMAL, "step " + i, () -> 1);
+            }
+            JobHandle<Integer> last = previous;
+            JobFailedException f = assertThrows(JobFailedException.class, () -> last.join(TestSupport.LONG));
+            int depth = 0;
+            for (Throwable t = f; t != null; t = t.getCause()) {
+                depth++;
+            }
+            assertTrue(depth <= 5, "cause chain " + depth + " deep for a chain of 5,000 jobs");
+            java.io.StringWriter printed = new java.io.StringWriter();
+            f.printStackTrace(new java.io.PrintWriter(printed));          // threw StackOverflowError before
+            assertTrue(printed.toString().contains("header corrupt"), "the root cause is printed");
+            assertTrue(f.getMessage().contains("load header") && f.getMessage().contains("header corrupt"),
+                    f.getMessage());
+        }
+    }
+
     private static String rootMessage(Throwable t) {
         while (t.getCause() != null) {
             t = t.getCause();
