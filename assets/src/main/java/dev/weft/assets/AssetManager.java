@@ -297,7 +297,10 @@ public final class AssetManager implements AutoCloseable {
         } catch (CancellationException c) {
             e.cancelled = true;                     // unloaded (or closed) mid-load: no result
         } catch (RuntimeException | Error t) {      // a bug or an upload of a placeholder failing: still finish
-            e.failure = LoadFailure.of(e.id.toString(), displayName(e.id), t, "using a placeholder");
+            LoadFailure first = e.failure;          // why it became a placeholder: keep it, it names file and line
+            LoadFailure now = LoadFailure.of(e.id.toString(), displayName(e.id), t, "using a placeholder");
+            e.failure = first == null ? now : new LoadFailure(first.asset(), first.file(), first.line(),
+                    first.message() + "; then the placeholder's upload failed too: " + now.message(), first.cause());
             e.result = steps.placeholderWithoutUpload(e.id);
         } finally {
             e.endedNanos = System.nanoTime();

@@ -430,6 +430,40 @@ class AssetManagerTest extends WithJobSystem {
         }
     }
 
+    /**
+     * A broken texture whose placeholder then fails to upload too (a renderer that throws): the failure
+     * said only that the upload failed, and the broken file and why were lost (a probe). Both are kept.
+     */
+    @Test
+    void aFailedDecodeIsStillReportedWhenThePlaceholdersUploadFailsToo() {
+        GpuUploader refuses = new GpuUploader() {
+            @Override
+            public Object uploadTexture(TextureSource pixels) {
+                throw new IllegalStateException("GL_OUT_OF_MEMORY");
+            }
+
+            @Override
+            public Object uploadMesh(MeshSource mesh) {
+                throw new IllegalStateException("GL_OUT_OF_MEMORY");
+            }
+
+            @Override
+            public void free(Object handle) {
+            }
+        };
+        jobs.bindMainThread();
+        Map<String, byte[]> broken = Fixture.files("broken.png", Fixture.ascii("not a png at all"));
+        try (AssetManager assets = AssetManager.builder(jobs).source(AssetSource.inMemory(broken)).uploader(refuses)
+                .build()) {
+            AssetRef<LoadedTexture> t = assets.texture("broken.png");
+            pumpUntil(t::isDone);
+            String why = t.failure().orElseThrow().message();
+            assertTrue(why.contains("mem:broken.png") && why.contains("PNG"), "the decode failure is kept: " + why);
+            assertTrue(why.contains("GL_OUT_OF_MEMORY"), "and the upload's: " + why);
+            t.release();
+        }
+    }
+
     /** A closed manager refuses a level as it refuses an asset, instead of starting loads that fail. */
     @Test
     void aClosedManagerRefusesLevelLoads() {
