@@ -194,11 +194,9 @@ final class Fiber implements Executor, Runnable {
         if (retire) {
             return false;
         }
-        if (scheduler.fibers.retireIfIdlePoolFull(this)) {
+        if (!scheduler.fibers.idleOrEnd(this)) {
             return false;                   // after a burst of parked jobs: end instead of idling forever
         }
-        idle = true;
-        scheduler.fiberIdle();
         while (idle && !retire) {
             poolAfterUnmount = true;        // again after a park that returned on a stale permit
             Thread.interrupted();           // meant for a job that ended; set, every park would return at once

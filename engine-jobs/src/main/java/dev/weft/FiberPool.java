@@ -34,7 +34,7 @@ final class FiberPool {
     // Mounts dropped because the fiber was already mounted elsewhere: a wake the JDK handed us twice
     // (Thread.getStackTrace on a fiber waiting in a ready queue). Worker.claimAfterItsCarrier.
     final AtomicLong duplicateWakes = new AtomicLong();
-    // Fibers that ended instead of idling, the shared pool being full (retireIfIdlePoolFull).
+    // Fibers that ended instead of idling, the shared pool being full (idleOrEnd).
     final AtomicLong fibersTrimmed = new AtomicLong();
     private final Scheduler scheduler;
     private final FiberPoolPolicy policy;
@@ -82,23 +82,27 @@ final class FiberPool {
     }
 
     /**
-     * Fiber {@code f}, mounted, about to park idle: if the shared idle pool already holds
-     * {@value IdleFibers#CAPACITY} fibers, {@code f} ends instead (returns true: leave the fiber loop, and
-     * the virtual thread terminates). Idle fibers were kept forever: after a burst of 100,000 parked jobs all
+     * Fiber {@code f}, mounted, about to park idle: no longer busy; marked idle (true), or, if the shared
+     * idle pool already holds {@value IdleFibers#CAPACITY} fibers, it ends instead (false: leave the fiber
+     * loop, and the virtual thread terminates). One call in {@link Fiber}'s idle path, whose size decides
+     * the fiber loop's inlining. Idle fibers were kept forever: after a burst of 100,000 parked jobs all
      * 100,000 stayed (150-200 MB), and everything that walks {@link #allFibers} (the watchdog every few
      * milliseconds, a group's cancel, stats) paid for each: a watchdog at 20 ms took 70% of a core on an idle
-     * system. Busy count first, as an idling fiber does ({@link Scheduler#fiberIdle}); then the fiber leaves
-     * the set and frees its place under a bounded policy. The pool refills as the next burst needs.
+     * system. An ending fiber counts itself not busy as an idling one does ({@link Scheduler#fiberIdle}), then
+     * leaves the set and frees its place under a bounded policy. The pool refills as the next burst needs.
      */
-    boolean retireIfIdlePoolFull(Fiber f) {
-        if (!sharedIdle.looksFull()) {
-            return false;
+    boolean idleOrEnd(Fiber f) {
+        boolean end = sharedIdle.looksFull();
+        if (!end) {
+            f.idle = true;                    // before the busy count goes down, as the idle park always did
         }
         scheduler.fiberIdle();
-        allFibers.remove(f);
-        fiberCount.decrementAndGet();
-        fibersTrimmed.incrementAndGet();
-        return true;
+        if (end) {
+            allFibers.remove(f);
+            fiberCount.decrementAndGet();
+            fibersTrimmed.incrementAndGet();
+        }
+        return !end;
     }
 
     /** Any thread: whether some fiber was idle at the moment of reading (a dry worker's hint to retry). */

@@ -2,20 +2,15 @@ package dev.weft.assets;
 
 import dev.weft.Counter;
 import dev.weft.JobGroup;
-import dev.weft.JobHandle;
 import dev.weft.JobSystem;
 import dev.weft.Priority;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Function;
 
 /**
  * Loads textures, meshes and collision BVHs as Weft jobs, once per asset however often it is requested,
@@ -67,7 +62,7 @@ import java.util.function.Function;
  *
  * <h3>Native memory</h3>
  * Every decoded asset's native memory ({@link AssetCodec#nativeMemory}: a {@link TextureData}) goes into
- * {@link #liveNativeMemory} and is closed by whoever removes
+ * {@link MainThreadTransfers#liveNativeMemory} and is closed by whoever removes
  * it from there (once). Headless it lives until cleanup. With uploads, the upload main-thread job and
  * the waiting load job race on one CAS for it: the job takes it (and frees it after uploading, or after
  * skipping a dead asset's upload), or the load job, woken by a cancellation, abandons it and frees it
@@ -79,7 +74,7 @@ import java.util.function.Function;
  * free job that cleanup queues. An upload job belongs to its asset's group (Weft puts a main-thread job
  * in its submitter's group), so a dead asset's queued upload is cancelled; one that runs anyway (the
  * group was not cancelled in time) checks {@code dead} first. The free job is queued from a job of the
- * manager's {@link #housekeeping} group, which is never cancelled, and the mailbox is FIFO, so it runs
+ * manager's {@code housekeeping} group, which is never cancelled, and the mailbox is FIFO, so it runs
  * after any upload of the same asset.
  *
  * <h3>Order</h3>
@@ -109,14 +104,11 @@ public final class AssetManager implements AutoCloseable {
     private final ConcurrentHashMap<AssetId, AssetEntry> entries = new ConcurrentHashMap<>();
     private final LoadProgress progress = new LoadProgress();   // every load of this manager
     private final AtomicLong loadsStarted = new AtomicLong();
-    final Set<AutoCloseable> liveNativeMemory = ConcurrentHashMap.newKeySet();  // decoded, not yet closed
-    private final AtomicLong nativeMemoryFreed = new AtomicLong();
+    final MainThreadTransfers transfers;            // native memory, uploads, GPU frees
     // Load jobs running now, released assets' included: what close() waits for besides the live entries.
     // Counted from the job's first line, so a job still queued when close() cancels its group is not
     // counted; it then stops at its first cancellation check, before any decode.
     private final Counter loadsRunning = new Counter("asset loads running");
-    // GPU frees the job system refused (it was closed first): close() says so instead of leaking quietly.
-    private final AtomicInteger gpuFreesRefused = new AtomicInteger();
     private volatile boolean closed;
 
     private AssetManager(Builder b) {
@@ -129,6 +121,7 @@ public final class AssetManager implements AutoCloseable {
         this.housekeeping = jobs.newGroup("asset manager");
         this.backgroundNice = ThreadNice.supported() ? b.backgroundNice : 0;
         this.lane = new DecodeLane(housekeeping, decodes, b.backgroundNice);
+        this.transfers = new MainThreadTransfers(jobs, uploader, housekeeping);
     }
 
     /**
@@ -311,92 +304,17 @@ public final class AssetManager implements AutoCloseable {
         }
     }
 
-    private static final int UPLOAD_PENDING = 0, UPLOAD_TAKEN = 1, UPLOAD_ABANDONED = 2;
-
-    /**
-     * Uploads on the main thread with {@code make} (one call of the uploader) and parks until it ran. The main-thread job belongs to the asset's group,
-     * so an asset unloaded meanwhile never uploads. {@code memory}, if given, is freed exactly once and never
-     * while the main thread reads it: the upload job and this method race on one CAS for it; the job frees
-     * it after uploading, or this method frees it if the wait ends first (cancelled) and the job never took it.
-     */
-    Object upload(AssetEntry e, Function<GpuUploader, Object> make, AutoCloseable memory) {
-        AtomicInteger handoff = new AtomicInteger(UPLOAD_PENDING);
-        JobHandle<Object> h;
-        try {
-            h = jobs.onMainThread("upload " + e.id, () -> {
-                if (!handoff.compareAndSet(UPLOAD_PENDING, UPLOAD_TAKEN)) {
-                    return null;                    // the loader gave up waiting and freed the data
-                }
-                try {
-                    if (e.dead) {
-                        return null;                // unloaded while queued: nothing to make
-                    }
-                    Object gpu = make.apply(uploader);
-                    e.gpu = gpu;                    // main thread only; the free job takes it
-                    return gpu;
-                } finally {
-                    freeNativeMemory(memory);
-                }
-            });
-        } catch (RuntimeException x) {
-            freeNativeMemory(memory);
-            throw x;
-        }
-        try {
-            return h.join();
-        } catch (CancellationException c) {
-            if (handoff.compareAndSet(UPLOAD_PENDING, UPLOAD_ABANDONED)) {
-                freeNativeMemory(memory);              // the upload never started and now never will touch it
-            } else if (memory != null && e.nativeMemory == memory) {
-                // The upload job took it and may be reading it on the main thread right now: it frees it
-                // after the read (its finally). The load's cleanup, which runs as soon as we return, must
-                // not: freeing it here crashed the JVM inside the uploader. Written before endLoad (volatile).
-                e.nativeMemory = null;
-            }
-            throw c;
-        }
-    }
-
     void arrived(AssetEntry e, long bytes) {
         e.inputNanos = System.nanoTime();
         e.bytesArrived(bytes);
         progress.addDone(bytes, 0);
     }
 
-    void freeNativeMemory(AutoCloseable memory) {
-        if (memory != null && liveNativeMemory.remove(memory)) {
-            try {
-                memory.close();
-            } catch (Exception x) {
-                throw new IllegalStateException("freeing " + memory + " failed", x);
-            }
-            nativeMemoryFreed.incrementAndGet();
-        }
-    }
-
     private void maybeCleanup(AssetEntry e) {
         if (!e.dead || !e.loadEnded || !e.cleaned.compareAndSet(false, true)) {
             return;
         }
-        freeNativeMemory(e.nativeMemory);
-        if (uploader != null) {
-            // Queued from a job of the never-cancelled housekeeping group: a main-thread job joins its
-            // submitter's group, and ours (the asset's, or a level's) is usually cancelled by now.
-            try {
-                housekeeping.run(Priority.NORMAL, "queue free " + e.id, () -> jobs.onMainThread("free " + e.id, () -> {
-                    Object gpu = e.gpu;
-                    e.gpu = null;
-                    if (gpu != null) {
-                        uploader.free(gpu);
-                    }
-                    return null;
-                }), null);
-            } catch (RejectedExecutionException x) {
-                if (e.gpu != null) {                 // written on the main thread, where close() usually runs
-                    gpuFreesRefused.incrementAndGet();   // the job system is stopping: close() reports it
-                }
-            }
-        }
+        transfers.cleanUp(e);
     }
 
     /** Load jobs running now, those of released assets too (tests). */
@@ -430,8 +348,8 @@ public final class AssetManager implements AutoCloseable {
      * @return a snapshot of the counters
      */
     public Stats stats() {
-        return new Stats(entries.size(), loadsStarted.get(), io.reads(), io.bytesRead(), liveNativeMemory.size(),
-                nativeMemoryFreed.get());
+        return new Stats(entries.size(), loadsStarted.get(), io.reads(), io.bytesRead(), transfers.liveNativeMemory.size(),
+                transfers.nativeMemoryFreed.get());
     }
 
     /**
@@ -486,7 +404,7 @@ public final class AssetManager implements AutoCloseable {
         }
         // Printed, not thrown: close() often runs in a finally after the game already failed (a watchdog
         // gave up and stopped the job system), and an exception here would hide that failure.
-        int refused = gpuFreesRefused.get();
+        int refused = transfers.gpuFreesRefused.get();
         if (refused > 0) {
             System.err.println("weft-assets: " + refused + " GPU object(s) of this asset manager were not freed: a"
                     + " GPU free runs as a main-thread job, and the job system refused it (it was closed or stopped"

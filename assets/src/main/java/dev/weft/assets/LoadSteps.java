@@ -70,10 +70,10 @@ final class LoadSteps {
                 AutoCloseable memory = codec.nativeMemory(d);
                 if (memory != null) {
                     e.nativeMemory = memory;        // freed by cleanup unless the upload frees it first
-                    m.liveNativeMemory.add(memory);
+                    m.transfers.liveNativeMemory.add(memory);
                 }
                 return d;
-            }, d -> m.freeNativeMemory(codec.nativeMemory(d)));
+            }, d -> m.transfers.freeNativeMemory(codec.nativeMemory(d)));
         } catch (CancellationException c) {
             throw c;
         } catch (Exception x) {
@@ -85,7 +85,7 @@ final class LoadSteps {
         }
         Object gpu;
         try {
-            gpu = m.upload(e, u -> codec.upload(u, data), codec.nativeMemory(data));
+            gpu = m.transfers.upload(e, u -> codec.upload(u, data), codec.nativeMemory(data));
         } catch (JobFailedException x) {
             return placeholder(e, codec, LoadFailure.of(e.id.toString(), file, x.getCause(),
                     "upload failed; " + codec.fallback()));
@@ -102,7 +102,7 @@ final class LoadSteps {
         if (m.uploader == null) {
             return codec.asset(e.id, data, true, null);
         }
-        Object gpu = m.upload(e, u -> codec.upload(u, data), null);
+        Object gpu = m.transfers.upload(e, u -> codec.upload(u, data), null);
         e.uploadedNanos = System.nanoTime();
         return codec.asset(e.id, data, true, gpu);
     }
