@@ -497,9 +497,9 @@ public final class JobSystem implements Executor, AutoCloseable {
      * Starts recording job begin/end, fiber park/resume and steals, keeping at most
      * {@code eventsPerWorker} events per worker; see {@link JobTrace}. One recording at a time.
      *
-     * @param eventsPerWorker the most events kept per worker: the first ones; later events are dropped and
-     *                        counted ({@link JobTrace#droppedEvents()}). To catch a rare hitch, record a
-     *                        window at a time (stop, look, start again) rather than one long trace
+     * @param eventsPerWorker the most events kept per worker: the newest ones; older events are
+     *                        overwritten and counted ({@link JobTrace#droppedEvents()}), so a trace left
+     *                        running and stopped after a hitch holds the moments before it
      * @return the recording, to stop and write out
      */
     public JobTrace startTrace(int eventsPerWorker) {

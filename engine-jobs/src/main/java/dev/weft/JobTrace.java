@@ -52,7 +52,7 @@ public final class JobTrace {
         this.scheduler = scheduler;
         this.tracks = new Track[tracks];
         for (int i = 0; i < tracks; i++) {
-            this.tracks[i] = new Track(capacityPerTrack);
+            this.tracks[i] = new Track(capacityPerTrack + 1);   // kept() always skips the slot being written
         }
     }
 
@@ -70,9 +70,10 @@ public final class JobTrace {
     }
 
     /**
-     * Events that did not fit in a full buffer.
+     * Events overwritten by newer ones: each track keeps its newest {@code eventsPerWorker} events, so a
+     * trace left running holds the last moments before {@link #stop()} (the hitch you stopped it for).
      *
-     * @return the number of events dropped, all tracks together; 0 if every event was kept
+     * @return the number of older events dropped, all tracks together; 0 if every event was kept
      */
     public long droppedEvents() {
         long d = 0;
@@ -90,10 +91,9 @@ public final class JobTrace {
     public List<Event> events() {
         List<Event> out = new ArrayList<>();
         for (int i = 0; i < tracks.length; i++) {
-            Track t = tracks[i];
-            int n = t.published();
-            for (int k = 0; k < n; k++) {
-                out.add(new Event(t.time[k], i, kindName(t.kind[k]), t.label[k]));
+            Track.Kept t = tracks[i].kept();
+            for (int k = t.first(); k < t.time().length; k++) {
+                out.add(new Event(t.time()[k], i, kindName(t.kind()[k]), t.label()[k]));
             }
         }
         return out;
@@ -131,25 +131,24 @@ public final class JobTrace {
                     + ",\"args\":{\"name\":\"" + trackName + "\"}}");
         }
         for (int i = 0; i < tracks.length; i++) {
-            Track t = tracks[i];
-            int n = t.published();
+            Track.Kept t = tracks[i].kept();
             ArrayDeque<String> open = new ArrayDeque<>();
-            for (int k = 0; k < n; k++) {
-                String label = t.label[k];
-                String ts = micros(t.time[k]);
-                switch (t.kind[k]) {
+            for (int k = t.first(); k < t.time().length; k++) {
+                String label = t.label()[k];
+                String ts = micros(t.time()[k]);
+                switch (t.kind()[k]) {
                     case BEGIN, RESUME -> {
-                        String name = t.kind[k] == RESUME ? label + " (resumed)" : label;
+                        String name = t.kind()[k] == RESUME ? label + " (resumed)" : label;
                         open.push(name);
                         first = writeEvent(out, first, "{\"name\":" + jsonString(name)
                                 + ",\"cat\":\"job\",\"ph\":\"B\",\"ts\":" + ts + ",\"pid\":1,\"tid\":" + i + "}");
                     }
                     case END, PARK -> {
                         if (open.isEmpty()) {
-                            continue;                   // began before the trace started
+                            continue;                   // began before the trace started, or before its oldest kept event
                         }
                         open.pop();
-                        if (t.kind[k] == PARK) {
+                        if (t.kind()[k] == PARK) {
                             first = writeEvent(out, first, "{\"name\":" + jsonString("park: " + label)
                                     + ",\"cat\":\"fiber\",\"ph\":\"i\",\"s\":\"t\",\"ts\":" + ts + ",\"pid\":1,\"tid\":" + i
                                     + "}");
@@ -235,23 +234,29 @@ public final class JobTrace {
         tracks[track].add(System.nanoTime(), kind, label);
     }
 
-    /** One track's buffer: written by its one owner, read after acquire of the published count. */
+    /**
+     * One track's ring: written by its one owner, which overwrites its oldest event when full; read by
+     * anyone, also while recording, through {@link #kept}.
+     */
     private static final class Track {
         private static final java.lang.invoke.VarHandle COUNT;
 
         static {
             try {
-                COUNT = java.lang.invoke.MethodHandles.lookup().findVarHandle(Track.class, "count", int.class);
+                COUNT = java.lang.invoke.MethodHandles.lookup().findVarHandle(Track.class, "count", long.class);
             } catch (ReflectiveOperationException e) {
                 throw new ExceptionInInitializerError(e);
             }
         }
 
+        /** A copy of the kept events, oldest first; those before {@code first} may be torn and are skipped. */
+        record Kept(long[] time, byte[] kind, String[] label, int first) {}
+
         final long[] time;
         final byte[] kind;
         final String[] label;
-        private int count;     // owner: plain read, release store after filling the slot
-        long dropped;          // owner only; read after stop
+        private long count;    // events ever added; owner: plain read, release store after filling the slot
+        long dropped;          // owner only (overwritten events); read after stop
         private Thread owner;  // the first writer (plain: owner only); assertions check every later add
 
         Track(int capacity) {
@@ -262,15 +267,41 @@ public final class JobTrace {
 
         void add(long t, byte k, String l) {
             assert ownedByCurrentThread();
-            int n = count;
-            if (n == time.length) {
-                dropped++;
-                return;
+            long n = count;
+            int slot = (int) (n % time.length);
+            if (n >= time.length - 1) {
+                dropped++;                     // the oldest kept event goes: a trace keeps the newest
             }
-            time[n] = t;
-            kind[n] = k;
-            label[n] = l;
+            time[slot] = t;
+            kind[slot] = k;
+            label[slot] = l;
             COUNT.setRelease(this, n + 1);
+        }
+
+        /**
+         * The kept events, copied oldest first. Index k (k-th event ever) sits in slot k % capacity; the
+         * owner, writing event n, overwrites event n - capacity's slot before it publishes n + 1. So after
+         * the copy the count is read again (behind a load-load fence): events at or below that count minus
+         * the capacity may have been overwritten while we copied, and {@code first} skips them.
+         */
+        Kept kept() {
+            long n = (long) COUNT.getAcquire(this);
+            int cap = time.length;
+            int kept = (int) Math.min(n, cap);
+            long from = n - kept;
+            long[] ts = new long[kept];
+            byte[] ks = new byte[kept];
+            String[] ls = new String[kept];
+            for (int i = 0; i < kept; i++) {
+                int slot = (int) ((from + i) % cap);
+                ts[i] = time[slot];
+                ks[i] = kind[slot];
+                ls[i] = label[slot];
+            }
+            java.lang.invoke.VarHandle.acquireFence();   // the copies above before the re-read below
+            long after = (long) COUNT.getAcquire(this);
+            int first = (int) Math.min(kept, Math.max(0L, after - cap + 1 - from));
+            return new Kept(ts, ks, ls, first);
         }
 
         /** For assertions (on under tests): one writer per track, the carrier that first wrote. */
@@ -282,10 +313,6 @@ public final class JobTrace {
                 throw new AssertionError("trace track of " + owner.getName() + " written on " + carrier);
             }
             return true;
-        }
-
-        int published() {
-            return (int) COUNT.getAcquire(this);
         }
     }
 }

@@ -18,9 +18,12 @@ final class Observation {
         this.workerCount = workerCount;
     }
 
+    static final int MAX_EVENTS_PER_WORKER = 100_000_000;
+
     JobTrace startTrace(int eventsPerWorker) {
-        if (eventsPerWorker < 1) {
-            throw new IllegalArgumentException("eventsPerWorker must be >= 1, got " + eventsPerWorker);
+        if (eventsPerWorker < 1 || eventsPerWorker > MAX_EVENTS_PER_WORKER) {
+            throw new IllegalArgumentException("eventsPerWorker must be between 1 and " + MAX_EVENTS_PER_WORKER
+                    + " (each kept event costs about 17 bytes per worker, allocated at start), got " + eventsPerWorker);
         }
         if (!OBSERVATION_HOOKS) {
             throw new IllegalStateException("job traces are compiled out in this JVM: it was started with "

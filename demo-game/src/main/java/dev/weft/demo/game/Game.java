@@ -140,7 +140,7 @@ public final class Game {
             trace.stop().writeChromeTrace(cfg.trace());
             out.println("weft-demo: job trace written to " + cfg.trace() + " (open it in ui.perfetto.dev or "
                     + "chrome://tracing)" + (trace.droppedEvents() > 0 ? "; the buffer filled up, "
-                    + trace.droppedEvents() + " later events were not kept" : ""));
+                    + trace.droppedEvents() + " older events were overwritten" : ""));
         } catch (IOException e) {
             throw new GameException(EXIT_FAILED, "cannot write --trace " + cfg.trace() + ": " + e, e);
         }
