@@ -92,7 +92,9 @@ final class FiberPool {
      * leaves the set and frees its place under a bounded policy. The pool refills as the next burst needs.
      */
     boolean idleOrEnd(Fiber f) {
-        boolean end = sharedIdle.looksFull();
+        // Only a fiber bound for the shared queue looks at it: one whose worker's spare slot is free goes
+        // there (the common case: one idle fiber per worker), and reads no line another worker writes.
+        boolean end = f.worker().spareFiber.isOccupied() && sharedIdle.looksFull();
         if (!end) {
             f.idle = true;                    // before the busy count goes down, as the idle park always did
         }
