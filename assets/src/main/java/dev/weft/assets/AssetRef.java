@@ -82,8 +82,11 @@ public final class AssetRef<T extends LoadedAsset> implements AutoCloseable {
      *
      * @return the asset (or its placeholder) once loading has ended; empty before, or if the load was
      *         cancelled
+     * @throws IllegalStateException if this claim was released (its GPU objects may be freed already), as
+     *         {@link #join()}
      */
     public Optional<T> getNow() {
+        requireHeld();
         if (!isDone()) {
             return Optional.empty();
         }

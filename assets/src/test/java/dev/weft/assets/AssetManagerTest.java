@@ -464,6 +464,19 @@ class AssetManagerTest extends WithJobSystem {
         }
     }
 
+    /** A released claim refuses getNow() as it refuses join(): it handed out an asset whose GPU objects were freed. */
+    @Test
+    void aReleasedClaimRefusesGetNowAsItRefusesJoin() {
+        try (AssetManager assets = AssetManager.builder(jobs).source(AssetSource.inMemory(FILES)).build()) {
+            AssetRef<LoadedTexture> grass = assets.texture(PNG);
+            grass.join();
+            assertTrue(grass.getNow().isPresent());
+            grass.release();
+            assertThrows(IllegalStateException.class, grass::join);
+            assertThrows(IllegalStateException.class, grass::getNow);
+        }
+    }
+
     /** A closed manager refuses a level as it refuses an asset, instead of starting loads that fail. */
     @Test
     void aClosedManagerRefusesLevelLoads() {
