@@ -135,9 +135,28 @@ public final class PngDecoder {
         int end = png.limit() - IEND_CHUNK.length;
         for (int i = 0; i < IEND_CHUNK.length; i++) {
             if (end < png.position() + HEADER_BYTES || png.get(end + i) != IEND_CHUNK[i]) {
+                int iend = lastIend(png);
+                if (iend >= 0) {                       // the end is there, with bytes after it: not a cut file
+                    throw new AssetFormatException(file, "PNG with " + (png.limit() - iend - IEND_CHUNK.length)
+                            + " bytes after its IEND chunk (trailing data: a file written twice, or two files joined?)");
+                }
                 throw new AssetFormatException(file, "truncated PNG: " + png.remaining() + " bytes, no IEND chunk at the end");
             }
         }
+    }
+
+    /** Where the last IEND chunk starts, or -1 (error path only: a scan of the whole file). */
+    private static int lastIend(ByteBuffer png) {
+        for (int at = png.limit() - IEND_CHUNK.length; at >= png.position() + HEADER_BYTES; at--) {
+            int i = 0;
+            while (i < IEND_CHUNK.length && png.get(at + i) == IEND_CHUNK[i]) {
+                i++;
+            }
+            if (i == IEND_CHUNK.length) {
+                return at;
+            }
+        }
+        return -1;
     }
 
     /** PNG integers are big-endian; read byte by byte so the buffer's own byte order does not matter. */

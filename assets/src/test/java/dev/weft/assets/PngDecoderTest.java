@@ -92,6 +92,11 @@ class PngDecoderTest {
         AssetFormatException header = assertThrows(AssetFormatException.class,
                 () -> PngDecoder.decode("grass_64.png", Arrays.copyOf(png, 20)));
         assertEquals("grass_64.png: not a PNG: only 20 bytes", header.getMessage());
+        // Bytes after a whole PNG (a file written twice): not called truncated, which sent a probe looking
+        // for a short read.
+        byte[] trailing = Arrays.copyOf(png, png.length + 7);
+        AssetFormatException after = assertThrows(AssetFormatException.class, () -> PngDecoder.decode("grass_64.png", trailing));
+        assertTrue(after.getMessage().startsWith("grass_64.png: PNG with 7 bytes after its IEND chunk"), after.getMessage());
     }
 
     @Test
