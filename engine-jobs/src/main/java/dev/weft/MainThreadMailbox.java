@@ -184,19 +184,13 @@ final class MainThreadMailbox {
      * turn gives each job to one of us.
      */
     void cancelQueued() {
-        JobHandle<?> j;
-        while ((j = queue.poll()) != null || !queue.isEmpty()) {   // null: the owner holds the turn
-            if (j != null) {
-                j.cancelBeforeStart(scheduler);
-            } else {
-                Thread.onSpinWait();
-            }
-        }
+        cancelQueuedListed();
     }
 
     /**
-     * close() with no main thread bound: cancels what is queued (nobody will ever run it), with the same
-     * consumer-turn care as {@link #cancelQueued}, and returns what it cancelled, for shutdownNow's list.
+     * {@link #cancelQueued}, returning what it cancelled: close() with no main thread bound (nobody will
+     * ever run them) lists them for shutdownNow's report. The owner may run some concurrently: the consumer
+     * turn gives each job to one of us (a null poll on a non-empty queue: the owner holds the turn).
      */
     List<JobInfo> cancelQueuedListed() {
         List<JobInfo> cancelled = new ArrayList<>();

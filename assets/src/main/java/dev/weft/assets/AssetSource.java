@@ -109,7 +109,7 @@ public interface AssetSource {
         };
     }
 
-    /** {@code path} with control characters shown as {@code \\uXXXX}, for messages. */
+    /** {@code path} for messages: each control character as a backslash, a 'u' and four hex digits. */
     private static String printable(String path) {
         StringBuilder sb = new StringBuilder(path.length());
         for (int i = 0; i < path.length(); i++) {
