@@ -119,6 +119,16 @@ public final class ParkingModel extends WorkerParking {
         }
     }
 
+    /** Worker {@code i}'s carrier takes a fiber for a job (the real per-worker balance). */
+    public void fiberStartedOn(int i) {
+        fiberStarted(i);
+    }
+
+    /** A fiber mounted on worker {@code i}'s carrier parks itself idle. */
+    public void fiberIdleOn(int i) {
+        fiberIdle(i);
+    }
+
     public int queued() {
         return (int) QUEUED.getAcquire(this);
     }

@@ -38,12 +38,10 @@ final class FiberPool {
     final AtomicLong fibersTrimmed = new AtomicLong();
     private final Scheduler scheduler;
     private final FiberPoolPolicy policy;
-    private final AtomicInteger busyFibers;    // WorkerParking.busyFibers: counted before a fiber can run
 
-    FiberPool(Scheduler scheduler, FiberPoolPolicy policy, AtomicInteger busyFibers) {
+    FiberPool(Scheduler scheduler, FiberPoolPolicy policy) {
         this.scheduler = scheduler;
         this.policy = policy;
-        this.busyFibers = busyFibers;
     }
 
     /**
@@ -94,11 +92,12 @@ final class FiberPool {
     boolean idleOrEnd(Fiber f) {
         // Only a fiber bound for the shared queue looks at it: one whose worker's spare slot is free goes
         // there (the common case: one idle fiber per worker), and reads no line another worker writes.
-        boolean end = f.worker().spareFiber.isOccupied() && sharedIdle.looksFull();
+        Worker w = f.worker();
+        boolean end = w.spareFiber.isOccupied() && sharedIdle.looksFull();
         if (!end) {
             f.idle = true;                    // before the busy count goes down, as the idle park always did
         }
-        scheduler.fiberIdle();
+        scheduler.fiberIdle(w);
         if (end) {
             allFibers.remove(f);
             fiberCount.decrementAndGet();
@@ -143,7 +142,7 @@ final class FiberPool {
             }
         }
         w.exhaustedSinceNanos = 0;
-        busyFibers.incrementAndGet();      // before the fiber can run: see WorkerParking.decide
+        scheduler.fiberStarted(w);         // before the fiber can run: see WorkerParking.decide
         f.firstJob = job;                  // published to the fiber by resumeOn's unpark (or start)
         f.resumeOn(w);
         if (w.next != f && w.capHeld != 0) {

@@ -121,7 +121,7 @@ final class Scheduler {
         // Deterministic mode: one worker and a seeded picker choose every job; an outside helper would not.
         this.waitingHelp = waitersHelp && deterministicSeed == null
                 ? new WaitingHelp(this, externalSubmitters, workerCount) : null;
-        this.fibers = new FiberPool(this, fiberPolicy, parking.busyFibers);
+        this.fibers = new FiberPool(this, fiberPolicy);
         this.terminated = new CountDownLatch(workerCount);
         this.pinWorkers = pinWorkers;
         this.blockingPool = new BlockingPool(name);
@@ -469,9 +469,14 @@ final class Scheduler {
         }
     }
 
-    /** A fiber is about to park itself in the idle pool. */
-    void fiberIdle() {
-        parking.fiberIdle();
+    /** On {@code w}'s carrier: a fiber taken for a job, before it can run. */
+    void fiberStarted(Worker w) {
+        parking.fiberStarted(w.index);
+    }
+
+    /** On {@code w}'s carrier: the fiber mounted there is about to park itself in the idle pool (or end). */
+    void fiberIdle(Worker w) {
+        parking.fiberIdle(w.index);
     }
 
     /** The termination decision (WorkerParking) ends the system: nothing could make new work any more. */

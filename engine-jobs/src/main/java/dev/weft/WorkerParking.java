@@ -32,7 +32,7 @@ abstract class WorkerParkingPadTail extends WorkerParkingCursor {
 
 /**
  * Workers going to sleep, being woken, and the termination decision: the one owner of
- * {@link #sleepers}, the wake cursor, {@link #busyFibers} and {@link #externalSubmitters}.
+ * {@link #sleepers}, the wake cursor, the busy-fiber balances and {@link #externalSubmitters}.
  *
  * <p>Parking is three steps, each its own method so that jcstress can race them one by one:
  * {@link #register} (PARKED, then XADD {@code sleepers}: a full fence), {@link #decide} (re-scan every
@@ -81,10 +81,18 @@ class WorkerParking extends WorkerParkingPadTail {
     private final IdleStrategy idleStrategy;
     final CheckpointSignal checkpoints;
     // Fibers out of the idle pool: running, or parked anywhere (a Counter wait, Thread.sleep, a monitor,
-    // I/O). +1 when a worker takes a fiber for a job (Scheduler.startOnFiber), -1 when the fiber parks
-    // itself idle: per fiber switch, not per job. Termination requires 0, so a job parked outside Weft's
-    // own waits is not stranded.
-    final AtomicInteger busyFibers = new AtomicInteger();
+    // I/O). Termination requires none, so a job parked outside Weft's own waits is not stranded. Counted
+    // per worker, so that no line is written by every worker on each fiber switch (§14): slot
+    // (i + 1) * BALANCE_STRIDE is +1 each time worker i's carrier takes a fiber for a job
+    // (FiberPool.startOnFiber) and -1 each time a fiber mounted on that carrier parks itself idle. A fiber
+    // can start on one worker and idle on another, so a slot may be negative: only the sum means
+    // anything, and int wrap-around leaves the sum right. Each slot has one writer (code running on its
+    // worker's carrier: the carrier loop or the fiber mounted on it), which stores with release; decide
+    // reads every slot after its register XADD, and only trusts the sum when all workers registered after
+    // their last store and none left since (§5, "Termination").
+    private static final int BALANCE_STRIDE = 32;  // ints: 128 bytes, two lines, between slots and at both ends
+    private static final VarHandle BALANCE = MethodHandles.arrayElementVarHandle(int[].class);
+    private final int[] fiberBalances;
     // Outside submissions in flight (Scheduler.submit: +1 before reading runState, -1 after the offer).
     final AtomicInteger externalSubmitters = new AtomicInteger();
 
@@ -94,6 +102,7 @@ class WorkerParking extends WorkerParkingPadTail {
         this.workerCount = workers.length;
         this.idleStrategy = idleStrategy;
         this.checkpoints = new CheckpointSignal();
+        this.fiberBalances = new int[(workerCount + 2) * BALANCE_STRIDE];
     }
 
     /** The jcstress model: {@code workerCount} workers whose state the subclass keeps. */
@@ -103,6 +112,7 @@ class WorkerParking extends WorkerParkingPadTail {
         this.workerCount = workerCount;
         this.idleStrategy = null;
         this.checkpoints = new CheckpointSignal();
+        this.fiberBalances = new int[(workerCount + 2) * BALANCE_STRIDE];
     }
 
     // ------------------------------------------------------------------ the idle worker
@@ -194,7 +204,7 @@ class WorkerParking extends WorkerParkingPadTail {
         if (rs == Scheduler.TERMINATED) {
             return LEAVE;
         }
-        if (rs == Scheduler.RUNNING || (int) ticket != workerCount || busyFibers.get() != 0) {
+        if (rs == Scheduler.RUNNING || (int) ticket != workerCount || busyFibers() != 0) {
             return PARK;                   // whoever is awake, or the fiber's carrier, parks later and re-checks
         }
         if (externalSubmitters.get() != 0) {
@@ -269,16 +279,35 @@ class WorkerParking extends WorkerParkingPadTail {
         wakeAll();
     }
 
-    /** A fiber is about to park itself in the idle pool. */
-    final void fiberIdle() {
-        busyFibers.decrementAndGet();
+    /** On worker {@code i}'s carrier: it takes a fiber from the pool (or a new one) for a job, before the fiber can run. */
+    final void fiberStarted(int i) {
+        int slot = (i + 1) * BALANCE_STRIDE;
+        BALANCE.setRelease(fiberBalances, slot, (int) BALANCE.get(fiberBalances, slot) + 1);   // own slot: plain read
+    }
+
+    /** On worker {@code i}'s carrier: the fiber mounted there is about to park itself in the idle pool (or end). */
+    final void fiberIdle(int i) {
+        int slot = (i + 1) * BALANCE_STRIDE;
+        BALANCE.setRelease(fiberBalances, slot, (int) BALANCE.get(fiberBalances, slot) - 1);
+    }
+
+    /**
+     * Fibers out of the idle pool, summed over the workers' slots. Exact only while no worker runs
+     * (decide's window); otherwise a snapshot that may mix moments, for reports.
+     */
+    final int busyFibers() {
+        int sum = 0;
+        for (int i = 0; i < workerCount; i++) {
+            sum += (int) BALANCE.getAcquire(fiberBalances, (i + 1) * BALANCE_STRIDE);
+        }
+        return sum;
     }
 
     /** For hang reports. */
     @Override
     public String toString() {
         long s = sleepers;
-        return "sleepers=" + (int) s + " sleeperEpoch=" + (s >>> 32) + " busyFibers=" + busyFibers.get()
+        return "sleepers=" + (int) s + " sleeperEpoch=" + (s >>> 32) + " busyFibers=" + busyFibers()
                 + " externalSubmitters=" + externalSubmitters.get();
     }
 
