@@ -373,7 +373,8 @@ public final class Counter {
      * </ol>
      * A fiber first runs inline the jobs of this counter still unstarted at the bottom of its own
      * worker's deque (never an unrelated job), and its wait can be cancelled; the main thread keeps
-     * running main-thread jobs while it waits, so it cannot deadlock on them. Any other thread (not a
+     * running main-thread jobs while it waits, one at a time with this check between them, so it cannot
+     * deadlock on them and returns as soon as the value is reached. Any other thread (not a
      * fiber) runs, between those checks, queued FRAME jobs (those this wait depends on first) on its own
      * stack before it sleeps, if the wait has no timeout (WaitingHelp; off with
      * {@code JobSystemBuilder.waitersHelp(false)}): a timed wait only sleeps, so its timeout holds.
@@ -422,8 +423,8 @@ public final class Counter {
                     }
                     continue;                            // fired or cancelled meanwhile: re-read state
                 }
-                if (mailbox != null && mailbox.runPendingWhileWaiting()) {
-                    continue;                            // ran main-thread jobs: re-check before sleeping
+                if (mailbox != null && mailbox.runOneWhileWaiting()) {
+                    continue;                            // ran one main-thread job: re-check before the next
                 }
                 if (help != null && help.helpOnce(this)) {
                     continue;                            // ran a queued job on our own stack: re-check

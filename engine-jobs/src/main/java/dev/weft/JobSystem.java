@@ -403,8 +403,10 @@ public final class JobSystem implements Executor, AutoCloseable {
     /**
      * Main thread only: runs queued main-thread jobs until none is left or {@code budgetNanos} has
      * passed (checked after each job), and returns how many ran. The first call makes the calling
-     * thread the main thread. While the main thread waits on a counter or handle, it keeps running
-     * main-thread jobs without a budget, so it cannot deadlock on them.
+     * thread the main thread. While the main thread waits on a counter or handle, it also runs main-thread
+     * jobs, so it cannot deadlock on them: one at a time, in the time it would otherwise sleep, and the wait
+     * returns as soon as what it waits for is done. So a frame's wait overruns by at most one main-thread job
+     * (the one in hand), and what is still queued waits for this call's budget or the next wait.
      *
      * @param budgetNanos how long to keep starting jobs, in nanoseconds; a job that has started always runs
      *                    to its end, so the call may overrun by the last job's length

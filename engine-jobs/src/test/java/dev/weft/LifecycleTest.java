@@ -440,6 +440,38 @@ class LifecycleTest {
         assertInstanceOf(java.util.concurrent.CancellationException.class, f.getCause(), "the upload was cancelled: " + f);
     }
 
+    /**
+     * A level load queues uploads for the main thread while the main thread waits on its frame. The wait
+     * runs main-thread jobs (it must: the frame may need one), but it ran every queued one before it looked
+     * at its counter again, so 300 one-millisecond uploads made one 824 ms frame, whatever budget the loop
+     * gave runMainThreadJobs (a probe of the README's game loop). Here the frame needs only the first job:
+     * the wait must return after it, and leave the rest to the budgeted call.
+     */
+    @Test
+    void aMainThreadWaitReturnsOnceItsCounterIsDoneNotAfterEveryQueuedJob() {
+        try (JobSystem jobs = system(2)) {
+            jobs.bindMainThread();
+            Counter frame = new Counter("frame");
+            frame.add(1);
+            AtomicInteger ran = new AtomicInteger();
+            jobs.onMainThread("the frame's GL query", () -> {
+                ran.incrementAndGet();
+                frame.decrement();
+                return null;
+            });
+            for (int i = 0; i < 50; i++) {
+                jobs.onMainThread("level upload " + i, () -> ran.incrementAndGet());
+            }
+            frame.await();
+            assertEquals(1, ran.get(), "main-thread jobs run inside the frame's wait, after it was done");
+            int rest = 0;
+            while (rest < 50) {
+                rest += jobs.runMainThreadJobs(Long.MAX_VALUE);
+            }
+            assertEquals(51, ran.get());
+        }
+    }
+
     @Test
     void mainThreadBudgetIsRespectedAndTheMailboxWakesOnlyASleepingOwner() {
         try (JobSystem jobs = system(2)) {
