@@ -1,7 +1,7 @@
 package dev.weft;
 
 import java.util.concurrent.Executor;
-import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.LinkedTransferQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -42,16 +42,45 @@ final class BlockingPool {
         }
         if (executor == null) {
             AtomicInteger ids = new AtomicInteger();
-            ThreadPoolExecutor e = new ThreadPoolExecutor(MAX_THREADS, MAX_THREADS, KEEP_ALIVE_SECONDS,
-                    TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
+            HandOffFirst queue = new HandOffFirst();
+            // No core threads: a thread starts only when no idle one took the call (see HandOffFirst), and
+            // idles out after the keep-alive. With 64 core threads and a plain queue, the executor started a
+            // new thread for each of the first 64 calls, idle threads or not, and a steady trickle of calls
+            // (5 at a time) kept all 64 alive for good.
+            ThreadPoolExecutor e = new ThreadPoolExecutor(0, MAX_THREADS, KEEP_ALIVE_SECONDS, TimeUnit.SECONDS,
+                    queue, r -> {
                         Thread t = new Thread(r, systemName + "-blocking-" + ids.getAndIncrement());
                         t.setDaemon(true);
                         return t;
+                    }, (call, pool) -> {
+                        if (pool.isShutdown()) {
+                            throw new RejectedExecutionException("job system '" + systemName + "' has terminated: "
+                                    + "its blocking pool takes no more calls");
+                        }
+                        queue.enqueue(call);   // all MAX_THREADS busy: the call waits for the first one free
                     });
-            e.allowCoreThreadTimeOut(true);
             executor = e;
         }
         return executor;
+    }
+
+    /**
+     * The executor's queue: {@code offer} hands a call to a thread already waiting for one and otherwise
+     * refuses, so that the executor starts a new thread (up to {@link #MAX_THREADS}); at the maximum the
+     * rejection handler queues the call for real. The threads that are busy then all poll this queue when
+     * they finish, so a queued call is not stranded. (Tomcat's TaskQueue does the same.)
+     */
+    private static final class HandOffFirst extends LinkedTransferQueue<Runnable> {
+        private static final long serialVersionUID = 1L;   // never serialized: a collection's obligation
+
+        @Override
+        public boolean offer(Runnable call) {
+            return tryTransfer(call);
+        }
+
+        void enqueue(Runnable call) {
+            super.offer(call);
+        }
     }
 
     /** At termination: later calls are refused; calls still running are interrupted (nobody waits for them). */
