@@ -159,7 +159,9 @@ public final class JobHandle<T> extends JobNode {
         }
         Counter done = counterToWaitOn();
         if (done != null && !done.await(timeout)) {
-            throw new TimeoutException("job '" + name() + "' did not finish within " + timeout);
+            String hint = scheduler.mainThread.nobodyRunsThemHint();
+            throw new TimeoutException("job '" + name() + "' did not finish within " + timeout
+                    + (hint.isEmpty() ? "" : "; " + hint));
         }
         return report();
     }

@@ -83,6 +83,20 @@ final class MainThreadMailbox {
         return owner;
     }
 
+    /**
+     * Any thread: what a timeout message or the watchdog should add when main-thread jobs are queued
+     * and no thread has ever run them (nobody called {@code bindMainThread} or {@code runMainThreadJobs}),
+     * so that a wait which needs one of them can never end; else "".
+     */
+    String nobodyRunsThemHint() {
+        if (owner != null || queue.isEmpty()) {
+            return "";
+        }
+        return "main-thread jobs are queued and no thread runs them: call jobs.bindMainThread() on the thread"
+                + " that owns the window and GL context, then jobs.runMainThreadJobs(budgetNanos) each frame"
+                + " (a wait on that thread runs them too)";
+    }
+
     long jobsRun() {
         return jobsRun;
     }

@@ -26,6 +26,8 @@ final class Watchdog implements Runnable {
     private HoldSample helperHold;            // the waiting thread's helped job (WaitingHelp), sampled the same way
     private final Set<String> reportedCycles = new java.util.HashSet<>();
     private final Map<Fiber, ElsewhereSample> parkedElsewhere = new IdentityHashMap<>();
+    private long unrunMainThreadJobsSince;    // when main-thread jobs were first seen queued with no main thread, or 0
+    private boolean unrunMainThreadJobsReported;
 
     private record HoldSample(long jobsRun, JobNode job, long sinceNanos, boolean reported) {
     }
@@ -99,6 +101,7 @@ final class Watchdog implements Runnable {
         }
         checkParkedElsewhere(now);
         checkHelpedJob(now);
+        checkNobodyRunsMainThreadJobs(now);
         for (Worker w : scheduler.workers) {
             Fiber f = w.mounted;
             JobNode j = f != null ? f.currentJob : null;
@@ -146,6 +149,31 @@ final class Watchdog implements Runnable {
                     + " it is the main thread, cannot go on until the job returns. A busy loop or blocking call?"
                     + " Wrap blocking calls in Jobs.blocking(...), or make the job shorter.", ms,
                     WatchdogReport.stackOf(holder), List.of()));
+        }
+    }
+
+    /**
+     * Main-thread jobs queued for the threshold while no thread has ever run them: a program that never
+     * called {@code bindMainThread} or {@code runMainThreadJobs} (the assets README's loop, written on a
+     * thread nobody bound) waits for its uploads for ever, and no fiber-based check sees the main thread.
+     * One report per such stretch.
+     */
+    private void checkNobodyRunsMainThreadJobs(long now) {
+        String hint = scheduler.mainThread.nobodyRunsThemHint();
+        if (hint.isEmpty()) {
+            unrunMainThreadJobsSince = 0;
+            unrunMainThreadJobsReported = false;
+            return;
+        }
+        if (unrunMainThreadJobsSince == 0) {
+            unrunMainThreadJobsSince = now;
+            return;
+        }
+        long ms = (now - unrunMainThreadJobsSince) / 1_000_000L;
+        if (!unrunMainThreadJobsReported && now - unrunMainThreadJobsSince >= thresholdNanos) {
+            unrunMainThreadJobsReported = true;
+            sink.accept(new WatchdogReport(WatchdogReport.Kind.LONG_WAIT, "main-thread jobs", "for at least " + ms
+                    + " ms " + hint + ".", ms, List.of(), List.of()));
         }
     }
 

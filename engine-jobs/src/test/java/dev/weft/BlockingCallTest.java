@@ -185,7 +185,6 @@ class BlockingCallTest {
         }
     }
 
-    /** The blocking threads stop when the job system terminates. */
     /**
      * The pool starts a thread only when no idle one can take the call. It had 64 core threads and a plain
      * queue, so the executor started a new thread for each of the first 64 calls, idle threads or not: 200
@@ -254,6 +253,7 @@ class BlockingCallTest {
                 .filter(t -> t.getName().startsWith(prefix) && t.isAlive()).count();
     }
 
+    /** The blocking threads stop when the job system terminates. */
     @Test
     void theBlockingThreadsStopWithTheJobSystem() throws Exception {
         JobSystem jobs = TestSupport.system(1);

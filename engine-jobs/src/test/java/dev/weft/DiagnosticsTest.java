@@ -208,6 +208,31 @@ class DiagnosticsTest {
     }
 
     /**
+     * A program that never binds a main thread (the assets README's loop, run as written) waits for its
+     * uploads for ever: main-thread jobs run only on the thread that called bindMainThread or
+     * runMainThreadJobs. Nothing said so: the watchdog looks at fibers, and a timed join said only that the
+     * job did not finish (a probe). Both now name the cause and the call to make.
+     */
+    @Test
+    void mainThreadJobsNobodyRunsAreReportedAndNamedInATimeout() throws Exception {
+        List<WatchdogReport> reports = new CopyOnWriteArrayList<>();
+        try (JobSystem jobs = JobSystem.builder().workers(2).watchdog(Duration.ofMillis(50), reports::add).build()) {
+            JobHandle<Integer> upload = jobs.onMainThread("upload rock", () -> 1);
+            java.util.concurrent.TimeoutException t = org.junit.jupiter.api.Assertions.assertThrows(java.util.concurrent.TimeoutException.class,
+                    () -> upload.join(Duration.ofMillis(20)));
+            assertTrue(t.getMessage().contains("bindMainThread"), t.getMessage());
+            long end = System.nanoTime() + TestSupport.LONG.toNanos();
+            while (!has(reports, WatchdogReport.Kind.LONG_WAIT, "main-thread jobs") && System.nanoTime() < end) {
+                Thread.sleep(5);
+            }
+            WatchdogReport r = find(reports, WatchdogReport.Kind.LONG_WAIT, "main-thread jobs");
+            assertTrue(r.detail().contains("no thread runs them") && r.detail().contains("bindMainThread"), r.detail());
+            jobs.bindMainThread();
+            assertEquals(1, upload.join());                  // a join on the main thread runs it
+        }
+    }
+
+    /**
      * A FRAME job the main thread runs as help while it waits (both workers busy) and that spins: the frame
      * is stuck in it, yet the watchdog, which looked only at fibers and workers, said nothing (a probe).
      */
