@@ -121,7 +121,11 @@ public final class JobSystem implements Executor, AutoCloseable {
     /**
      * {@link Executor}: runs {@code command} as a fire-and-forget job at NORMAL priority, on a fiber
      * (it may wait on counters and handles); a failure goes to the uncaught-failure handler
-     * ({@link JobSystemBuilder#onUncaughtFailure}). The same as {@link #run(Job)}.
+     * ({@link JobSystemBuilder#onUncaughtFailure}). The same as {@link #run(Job)}, except that the command
+     * belongs to no {@link JobGroup}, not even the submitting job's: an {@code Executor} must run what it
+     * accepts, and a {@code CompletableFuture} stage dropped by a group's cancel would never complete (a
+     * probe's {@code join} on it hung). To make such work cancellable, submit it with {@link #run(Job)} or
+     * through a group, and check {@link Jobs#isCancelled()}.
      *
      * <pre>{@code
      * CompletableFuture<Mesh> mesh = CompletableFuture
@@ -134,7 +138,7 @@ public final class JobSystem implements Executor, AutoCloseable {
     @Override
     public void execute(Runnable command) {
         Objects.requireNonNull(command, "command is null: pass the work to run");
-        scheduler.run(Priority.NORMAL, null, command::run, null, null);
+        scheduler.run(Priority.NORMAL, null, command::run, null, scheduler.executorGroup);
     }
 
     /**

@@ -94,6 +94,9 @@ final class Scheduler {
     private final AtomicLong cancelledOutsideWorkers = new AtomicLong();
     private final boolean pinWorkers;   // JobSystemBuilder.pinWorkersToCores; published to workers by Thread.start
     private volatile int runState;      // RUNNING → CLOSING/STOPPING → TERMINATED
+    // The group of Executor.execute's jobs: never cancelled and never handed out, so they do not inherit
+    // the submitting job's group (JobSystem.execute).
+    final JobGroup executorGroup = new JobGroup(this, "Executor.execute");
     final BlockingPool blockingPool;    // Jobs.blocking's platform threads; closed at termination
 
     Scheduler(String name, int workerCount, long workerStackBytes, IdleStrategy idleStrategy,

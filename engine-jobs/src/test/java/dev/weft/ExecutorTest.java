@@ -26,6 +26,25 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ExecutorTest {
 
+    /**
+     * A job of a group hands a CompletableFuture stage to the job system and the group is cancelled: the
+     * stage, an Executor.execute job, inherited the group and was dropped unrun, so the future never
+     * completed and a join on it hung (a probe). An Executor must run what it accepts.
+     */
+    @Test
+    void aStageHandedToTheExecutorRunsThoughTheSubmittingJobsGroupIsCancelled() throws Exception {
+        try (JobSystem jobs = TestSupport.system(2)) {
+            JobGroup level = jobs.newGroup("level");
+            AtomicReference<CompletableFuture<Integer>> stage = new AtomicReference<>();
+            TestSupport.join(level.submit(() -> {
+                level.cancel();                                      // the level unloads meanwhile
+                stage.set(CompletableFuture.supplyAsync(() -> 42, jobs));
+                return null;
+            }));
+            assertEquals(42, stage.get().get(TestSupport.LONG.toMillis(), TimeUnit.MILLISECONDS));
+        }
+    }
+
     @Test
     void executeRunsTheCommandAsAJobOnAFiberAndSendsItsFailureToTheUncaughtHandler() {
         AtomicReference<Throwable> reported = new AtomicReference<>();
