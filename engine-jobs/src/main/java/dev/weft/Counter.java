@@ -394,6 +394,10 @@ public final class Counter {
         // wait that ran one would return when the job ends, not when the timeout says: a frame loop's
         // join(5 s) watchdog ran the hung range itself and never fired (demo WatchdogTest hung).
         WaitingHelp help = helped != null && timeoutNanos < 0 ? helped.waitingHelp : null;
+        // A job a waiting thread runs as help (WaitingHelp), now waiting itself: cancellable as a fiber's
+        // wait is. Its cancellers unpark the seat's holder (WaitingHelp.wakeHolder) after their volatile
+        // write, and this loop reads the flag before each park.
+        WaitingHelp helpedSeat = fiber == null ? WaitingHelp.current() : null;
 
         WaitNode node = new WaitNode(Thread.currentThread(), target, this, epochOf(state),
                 fiber != null ? fiber.currentJob : null);
@@ -422,6 +426,12 @@ public final class Counter {
                         throw fiber.cancelledWhileWaiting(this);
                     }
                     continue;                            // fired or cancelled meanwhile: re-read state
+                }
+                if (helpedSeat != null && helpedSeat.cancellationRequested()) {
+                    if (node.abandon()) {
+                        throw helpedSeat.cancelledWhileWaiting(this);
+                    }
+                    continue;                            // fired meanwhile: re-read state
                 }
                 if (mailbox != null && mailbox.runOneWhileWaiting()) {
                     continue;                            // ran one main-thread job: re-check before the next

@@ -253,6 +253,7 @@ final class MainThreadMailbox {
         }
         JobHandle<?> outer = RUNNING.get();
         RUNNING.set(j);
+        WaitingHelp helpedSeat = WaitingHelp.suspendForMainThreadJob();
         Throwable failure = null;
         Object observation = scheduler.observation.isObserved() ? scheduler.observation.jobBegan(j) : null;
         try {
@@ -261,6 +262,7 @@ final class MainThreadMailbox {
             failure = t;
         } finally {
             RUNNING.set(outer);
+            WaitingHelp.resumeAfter(helpedSeat);
             if (observation != null) {
                 scheduler.observation.jobEnded(j, observation);
             }

@@ -1,8 +1,9 @@
 package dev.weft;
 
 import dev.weft.internal.FiberSupport;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * A thread that is not a worker (the game's main thread, a loader thread) and waits without a timeout in
@@ -68,6 +69,45 @@ final class WaitingHelp {
     /** The seat holder's innermost helped job was cancelled, or the system is stopping (its thread only). */
     boolean cancellationRequested() {
         return JobNode.cancellationRequested(runningJob, scheduler);
+    }
+
+    /** The seat holder's job, cancelled while it waited on {@code counter} (its thread only). */
+    JobCancelledException cancelledWhileWaiting(Counter counter) {
+        JobNode j = runningJob;
+        return new JobCancelledException("job '" + (j == null ? "?" : j.name()) + "' (run by waiting thread "
+                + Thread.currentThread().getName() + ") was cancelled while waiting on " + counter);
+    }
+
+    /**
+     * Canceller side, after its volatile write (a handle's or group's cancel, shutdownNow): wakes the
+     * seat's holder, so that a helped job parked in a wait re-reads its cancellation. Spurious for a holder
+     * that is not waiting, which every park loop tolerates.
+     */
+    void wakeHolder() {
+        Thread t = holder.get();
+        if (t != null) {
+            LockSupport.unpark(t);
+        }
+    }
+
+    /**
+     * A main-thread job is about to run on this thread, perhaps inside a helped job's wait: it is not that
+     * job, so {@link Jobs#isCancelled()} and {@link Jobs#currentJobName()} must not answer for it (a level's
+     * cancel made an unrelated upload see itself cancelled). Returns what to give {@link #resumeAfter}.
+     */
+    static WaitingHelp suspendForMainThreadJob() {
+        WaitingHelp seat = RUNNING_HERE.get();
+        if (seat != null) {
+            RUNNING_HERE.remove();
+        }
+        return seat;
+    }
+
+    /** After the main-thread job: the helped job's seat is this thread's again. */
+    static void resumeAfter(WaitingHelp seat) {
+        if (seat != null) {
+            RUNNING_HERE.set(seat);
+        }
     }
 
     /**

@@ -90,6 +90,110 @@ class WaitingHelpTest {
     }
 
     /**
+     * A FRAME job the waiting main thread runs itself, and that then waits, is cancelled as a fiber's job
+     * is: its handle's cancel, its group's, or shutdownNow ends the wait with JobCancelledException. Only
+     * fibers' waits looked at cancellation, so the main thread stayed parked inside the cancelled job
+     * until the counter was decremented by hand (a probe: 5 of 5 in each mode).
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"handle", "group", "shutdownNow"})
+    void aHelpedJobWaitingOnACounterIsCancellable(String how) throws Exception {
+        JobSystem jobs = JobSystem.builder().name("help-cancel").workers(1).build();
+        Thread me = Thread.currentThread();
+        Counter never = new Counter("never");
+        never.add(1);                                        // nothing decrements it: only a cancel ends the wait
+        try (jobs; Occupied busy = new Occupied(jobs, 1)) {
+            JobGroup level = jobs.newGroup("level");
+            CountDownLatch waiting = new CountDownLatch(1);
+            AtomicBoolean ranHere = new AtomicBoolean();
+            JobHandle<String> a = level.submit(Priority.FRAME, "A", () -> {
+                ranHere.set(Thread.currentThread() == me);
+                waiting.countDown();
+                never.await();
+                return "A's wait ended without a cancel";
+            });
+            Thread canceller = Thread.ofPlatform().name("canceller").start(() -> {
+                try {
+                    waiting.await();
+                    while (me.getState() != Thread.State.WAITING) {   // A is parked in its wait
+                        Thread.sleep(1);
+                    }
+                    switch (how) {
+                        case "handle" -> a.cancel();
+                        case "group" -> level.cancel();
+                        default -> jobs.shutdownNow();
+                    }
+                    Thread.sleep(LONG.toMillis() / 3);
+                    never.decrement();                       // on the old code: lets the test fail, not hang
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            String result;
+            try {
+                result = a.join();
+            } catch (JobCancelledException e) {
+                result = "cancelled";
+            }
+            if (never.value() > 0) {
+                never.decrement();
+            }
+            canceller.interrupt();
+            canceller.join();
+            assertTrue(ranHere.get(), "the waiting thread ran A (the only worker was occupied)");
+            assertEquals("cancelled", result, "A's wait ended by " + how);
+            busy.open.set(true);
+        }
+    }
+
+    /**
+     * A main-thread job run inside a helped job's wait is not that job: the helped job's cancel made an
+     * unrelated upload see Jobs.isCancelled() (a probe: 20 of 20), so it skipped or failed its work.
+     */
+    @Test
+    void aMainThreadJobRunInsideAHelpedJobsWaitIsNotThatJob() throws Exception {
+        JobSystem jobs = JobSystem.builder().name("help-identity").workers(1).build();
+        jobs.bindMainThread();
+        Thread me = Thread.currentThread();
+        try (jobs; Occupied busy = new Occupied(jobs, 1)) {
+            JobGroup level = jobs.newGroup("level");
+            Counter gate = new Counter("gate");
+            gate.add(1);
+            CountDownLatch uploadRunning = new CountDownLatch(1);
+            CountDownLatch levelCancelled = new CountDownLatch(1);
+            AtomicReference<String> seenByUpload = new AtomicReference<>();
+            JobHandle<Boolean> a = level.submit(Priority.FRAME, "A", () -> {
+                jobs.onMainThread("upload", () -> {
+                    uploadRunning.countDown();
+                    levelCancelled.await();
+                    seenByUpload.set("isCancelled=" + Jobs.isCancelled());
+                    gate.decrement();
+                    return null;
+                });
+                gate.await();                                // runs the upload here, on the main thread
+                return Thread.currentThread() == me;
+            });
+            Thread canceller = Thread.ofPlatform().start(() -> {
+                try {
+                    uploadRunning.await();
+                    level.cancel();
+                    levelCancelled.countDown();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            try {
+                a.join();
+            } catch (JobCancelledException expected) {
+                // A was cancelled: its wait may end with the cancellation once the upload returned
+            }
+            canceller.join();
+            assertEquals("isCancelled=false", seenByUpload.get(), "the upload saw the helped job's cancel");
+            busy.open.set(true);
+        }
+    }
+
+    /**
      * A job the waiting thread runs sees none of that thread's interrupt status (as on a fiber of its own),
      * leaves none behind, and the thread has its own back after the wait.
      */
