@@ -38,14 +38,7 @@ import java.util.concurrent.TimeUnit;
  * <pre>
  * mvn -B -q -pl bench -am package -DskipTests
  * java -cp bench/target/benchmarks.jar dev.weft.bench.LevelLoadBenchmark [options]
- *   --level NAME      level to load (default demo)
- *   --rounds N        warm rounds per loader, after 2 warm-up rounds each (default 5)
- *   --workers N       Weft workers (default: available processors)
- *   --latency-ms MS   injected latency per file read, both loaders (default 0: the real jar)
- *   --nice N          Weft's background nice (default 0 here, so both loaders compete for the CPU alike;
- *                     the game's default is 10, which matters only when no core is idle)
- *   --no-cold         skip the two cold child JVMs
- *   --verbose         print the per-asset timelines of the last Weft round
+ * java -cp bench/target/benchmarks.jar dev.weft.bench.LevelLoadBenchmark --help     # the options ({@link LevelLoadOptions})
  * </pre>
  *
  * <p>Cold: each loader runs once in a fresh JVM (class loading, JIT and stb's first call included;
@@ -61,28 +54,55 @@ public final class LevelLoadBenchmark {
     private LevelLoadBenchmark() {}
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> opt = options(args);
+        LevelLoadOptions opt;
+        try {
+            opt = LevelLoadOptions.parse(args);
+            if (!opt.help()) {
+                checkLevel(opt.level());
+            }
+        } catch (IllegalArgumentException e) {
+            // before the restart below, so a typo neither starts a JVM nor ends in a stack trace
+            System.err.println("LevelLoadBenchmark: " + e.getMessage());
+            System.err.println("Run with --help for the options.");
+            System.exit(2);
+            return;
+        }
+        if (opt.help()) {
+            System.out.print(LevelLoadOptions.USAGE);
+            return;
+        }
         if (!Object.class.getModule().isOpen("java.lang", LevelLoadBenchmark.class.getModule())) {
             System.exit(runChild(List.of(args), true).exitCode);
         }
-        String level = opt.getOrDefault("--level", "demo");
-        int workers = Integer.parseInt(opt.getOrDefault("--workers", "" + Runtime.getRuntime().availableProcessors()));
-        FaultPlan faults = latency(Long.parseLong(opt.getOrDefault("--latency-ms", "0")));
-        int nice = Integer.parseInt(opt.getOrDefault("--nice", "0"));
-        if (opt.containsKey("--child")) {
-            coldChild(opt.get("--child"), level, workers, faults, nice);
+        FaultPlan faults = latency(opt.latencyMs());
+        if (opt.child() != null) {
+            coldChild(opt.child(), opt.level(), opt.workers(), faults, opt.nice());
             return;
         }
-        int rounds = Integer.parseInt(opt.getOrDefault("--rounds", "5"));
         System.out.printf(Locale.ROOT, "LevelLoadBenchmark: level %s, %d workers, %d processors, load average %.2f, "
-                        + "latency %s ms per read, Weft background nice %d%n", level, workers, Runtime.getRuntime().availableProcessors(),
-                ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(), opt.getOrDefault("--latency-ms", "0"), nice);
-        if (!opt.containsKey("--no-cold")) {
-            double serial = parseChildMs(runChild(childArgs("serial", opt), false));
-            double weft = parseChildMs(runChild(childArgs("weft", opt), false));
+                        + "latency %d ms per read, Weft background nice %d%n", opt.level(), opt.workers(),
+                Runtime.getRuntime().availableProcessors(),
+                ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(), opt.latencyMs(), opt.nice());
+        if (opt.cold()) {
+            double serial = parseChildMs(runChild(opt.childArgs("serial"), false));
+            double weft = parseChildMs(runChild(opt.childArgs("weft"), false));
             System.out.printf(Locale.ROOT, "cold: serial %.1f ms, weft %.1f ms, serial/weft %.2f%n", serial, weft, serial / weft);
         }
-        warm(level, workers, faults, nice, rounds, opt.containsKey("--verbose"));
+        warm(opt.level(), opt.workers(), faults, opt.nice(), opt.rounds(), opt.verbose());
+    }
+
+    /** A level the loaders would not find fails here, with its name, instead of in a child JVM's stack trace. */
+    static void checkLevel(String level) {
+        String file = level + "/" + level + ".level";
+        try {
+            if (AssetSource.classpath().size(file) >= 0) {
+                return;
+            }
+        } catch (IOException e) {
+            // unreadable counts as missing
+        }
+        throw new IllegalArgumentException("--level " + level + ": no " + AssetSource.classpath().displayName(file)
+                + " on the class path; pass a shipped level, e.g. demo or tiny");
     }
 
     private static void warm(String level, int workers, FaultPlan faults, int nice, int rounds, boolean verbose)
@@ -208,18 +228,10 @@ public final class LevelLoadBenchmark {
 
     private record Child(int exitCode, String output) {}
 
-    private static List<String> childArgs(String mode, Map<String, String> opt) {
-        List<String> a = new ArrayList<>(List.of("--child", mode));
-        for (String k : List.of("--level", "--workers", "--latency-ms", "--nice")) {
-            if (opt.containsKey(k)) {
-                a.add(k);
-                a.add(opt.get(k));
-            }
-        }
-        return a;
-    }
-
-    /** Runs this class in a fresh JVM with Weft's flags; {@code inherit} passes its output straight through. */
+    /**
+     * Runs this class in a fresh JVM with Weft's flags; {@code inherit} passes its output straight through.
+     * Ending this JVM ends the child too.
+     */
     private static Child runChild(List<String> args, boolean inherit) throws IOException, InterruptedException {
         String java = ProcessHandle.current().info().command().orElse("java");
         List<String> cmd = new ArrayList<>(List.of(java));
@@ -230,13 +242,15 @@ public final class LevelLoadBenchmark {
         if (inherit) {
             pb.inheritIO();
         }
-        Process p = pb.start();
-        String out = inherit ? "" : new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        int code = p.waitFor();
-        if (!inherit && code != 0) {
-            throw new IllegalStateException("child JVM failed (" + code + "): " + String.join(" ", cmd) + "\n" + out);
+        try (ChildProcess child = ChildProcess.start(pb)) {
+            Process p = child.process();
+            String out = inherit ? "" : new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            int code = p.waitFor();
+            if (!inherit && code != 0) {
+                throw new IllegalStateException("child JVM failed (" + code + "): " + String.join(" ", cmd) + "\n" + out);
+            }
+            return new Child(code, out);
         }
-        return new Child(code, out);
     }
 
     private static double parseChildMs(Child c) {
@@ -249,24 +263,6 @@ public final class LevelLoadBenchmark {
             }
         }
         throw new IllegalStateException("child printed no time:\n" + c.output);
-    }
-
-    private static Map<String, String> options(String[] args) {
-        Map<String, String> m = new HashMap<>();
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--no-cold", "--verbose" -> m.put(args[i], "");
-                case "--level", "--rounds", "--workers", "--latency-ms", "--nice", "--child" -> {
-                    if (i + 1 >= args.length) {
-                        throw new IllegalArgumentException(args[i] + " needs a value");
-                    }
-                    m.put(args[i], args[++i]);
-                }
-                default -> throw new IllegalArgumentException("unknown option " + args[i]
-                        + " (--level, --rounds, --workers, --latency-ms, --nice, --no-cold)");
-            }
-        }
-        return m;
     }
 
     private static double median(double[] v) {

@@ -29,6 +29,11 @@ public final class FrameProfiler {
      * @param frameIntervalNanos cadence, or 0 for as fast as possible
      */
     public SystemProfile run(FrameScheduler scheduler, int warmupFrames, int frames, long frameIntervalNanos) {
+        // a negative warm-up would make the loop run no frame at all and report zeros as frame times
+        if (warmupFrames < 0 || frames < 1 || frameIntervalNanos < 0) {
+            throw new IllegalArgumentException("warmupFrames must be >= 0, frames >= 1, frameIntervalNanos >= 0; got "
+                    + warmupFrames + ", " + frames + ", " + frameIntervalNanos);
+        }
         FrameWorkload w = new FrameWorkload(entities, seed);
         long[] times = new long[frames];
         long next = System.nanoTime();

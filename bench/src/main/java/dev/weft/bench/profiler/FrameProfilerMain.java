@@ -1,5 +1,10 @@
 package dev.weft.bench.profiler;
 
+import dev.weft.bench.ChildProcess;
+import dev.weft.bench.Schedulers;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -7,7 +12,10 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /**
  * Runs the synthetic frame workload on each system in turn and writes the percentile tables and charts.
@@ -55,11 +63,12 @@ public final class FrameProfilerMain implements Callable<Integer> {
     @Option(names = "--out", defaultValue = "bench/target/profile", description = "output folder (default: ${DEFAULT-VALUE})")
     Path out;
 
+    @Spec
+    CommandSpec spec;
+
     @Override
     public Integer call() throws Exception {
-        if (frames < 1 || entities < 1 || grain < 1 || workers < 1 || !(hz > 0)) {
-            throw new CommandLine.ParameterException(new CommandLine(this), "frames, entities, grain, workers and hz must be positive");
-        }
+        validate();
         long budgetNanos = Math.round(1e9 / hz);
         long interval = uncapped ? 0 : budgetNanos;
         FrameProfiler profiler = new FrameProfiler(entities, grain, seed);
@@ -84,9 +93,49 @@ public final class FrameProfilerMain implements Callable<Integer> {
         return report.checksumsAgree() ? 0 : 1;
     }
 
+    /**
+     * Checks every option before the first frame, so a mistake costs nothing and no run is thrown away at
+     * the end: picocli prints the message and the usage, and the exit status is 2.
+     */
+    private void validate() {
+        require(frames >= 1, "--frames must be at least 1, got " + frames);
+        require(warmupFrames >= 0, "--warmup must be 0 or more, got " + warmupFrames);
+        require(entities >= 1, "--entities must be at least 1, got " + entities);
+        require(grain >= 1, "--grain must be at least 1, got " + grain);
+        require(workers >= 1 && workers <= 1024, "--workers must be 1..1024, got " + workers);
+        require(hz > 0 && Double.isFinite(hz), "--hz must be a positive number of frames per second, e.g. 60, got " + hz);
+        for (String system : systems) {
+            require(Schedulers.SYSTEMS.contains(system), "--systems: unknown system '" + system
+                    + "'; pass a comma-separated list of " + String.join(", ", Schedulers.SYSTEMS));
+        }
+        try {
+            checkWritable(out);
+        } catch (IOException e) {
+            throw new ParameterException(spec.commandLine(), "--out " + out + ": cannot create or write that folder ("
+                    + e.getClass().getSimpleName() + ": " + e.getMessage() + "); pass a folder you can write to", e);
+        }
+    }
+
+    private void require(boolean ok, String message) {
+        if (!ok) {
+            throw new ParameterException(spec.commandLine(), message);
+        }
+    }
+
+    /** Creates {@code dir} and writes (then deletes) a file there, which is what the report will do after the runs. */
+    public static void checkWritable(Path dir) throws IOException {
+        Files.createDirectories(dir);
+        Files.delete(Files.createTempFile(dir, ".write-check", ".tmp"));
+    }
+
     /** Parses {@code args} and runs; returns the exit code (for tests). */
     public static int run(String... args) {
         return new CommandLine(new FrameProfilerMain()).execute(args);
+    }
+
+    /** As {@link #run(String...)}, with picocli's messages (bad options, usage) going to {@code err}. */
+    static int run(PrintWriter err, String... args) {
+        return new CommandLine(new FrameProfilerMain()).setErr(err).execute(args);
     }
 
     /**
@@ -95,9 +144,27 @@ public final class FrameProfilerMain implements Callable<Integer> {
      */
     public static void main(String[] args) throws Exception {
         if (!javaLangOpen()) {
-            System.exit(relaunchWithOpens(FrameProfilerMain.class, args));
+            // options first: a mistake, --help or --version then costs no second JVM
+            int code = check(args);
+            System.exit(code != VALID ? code : relaunchWithOpens(FrameProfilerMain.class, args));
         }
         System.exit(run(args));
+    }
+
+    private static final int VALID = -1;
+
+    /** Parses and validates {@code args} without running: {@link #VALID}, or the exit code of help or a bad option. */
+    static int check(String... args) {
+        CommandLine cl = new CommandLine(new FrameProfilerMain());
+        cl.setExecutionStrategy(parsed -> {
+            Integer help = CommandLine.executeHelpRequest(parsed);
+            if (help != null) {
+                return help;
+            }
+            cl.<FrameProfilerMain>getCommand().validate();
+            return VALID;
+        });
+        return cl.execute(args);
     }
 
     /** Whether this JVM opens {@code java.lang} to the bench classes, as Weft's fibers need. */
@@ -105,7 +172,10 @@ public final class FrameProfilerMain implements Callable<Integer> {
         return Object.class.getModule().isOpen("java.lang", FrameProfilerMain.class.getModule());
     }
 
-    /** Runs {@code main} with {@code args} in a child JVM that opens {@code java.lang}; returns its exit code. */
+    /**
+     * Runs {@code main} with {@code args} in a child JVM that opens {@code java.lang}; returns its exit code.
+     * Ending this JVM (SIGTERM, Ctrl-C) ends the child too.
+     */
     public static int relaunchWithOpens(Class<?> main, String[] args) throws Exception {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -114,6 +184,8 @@ public final class FrameProfilerMain implements Callable<Integer> {
                 "-cp", System.getProperty("java.class.path"), main.getName()));
         command.addAll(List.of(args));
         System.err.println(main.getSimpleName() + ": restarting with --add-opens java.base/java.lang=ALL-UNNAMED (Weft needs it)");
-        return new ProcessBuilder(command).inheritIO().start().waitFor();
+        try (ChildProcess child = ChildProcess.start(new ProcessBuilder(command).inheritIO())) {
+            return child.waitFor();
+        }
     }
 }

@@ -1,6 +1,7 @@
 package dev.weft.bench.profiler;
 
 import dev.weft.bench.RangeBody;
+import dev.weft.bench.Schedulers;
 
 /**
  * How a frame's job graph runs on one system: parallel loops that start when the stages they depend on
@@ -39,7 +40,8 @@ public interface FrameScheduler extends AutoCloseable {
             case "weft" -> new WeftFrameScheduler(workers);
             case "forkjoin" -> new ForkJoinFrameScheduler(workers);
             case "vthreads" -> new VirtualThreadFrameScheduler();
-            default -> throw new IllegalArgumentException("unknown system '" + system + "'");
+            default -> throw new IllegalArgumentException("unknown system '" + system + "', expected one of "
+                    + Schedulers.SYSTEMS);
         };
     }
 }
