@@ -12,9 +12,10 @@ import java.util.concurrent.TimeoutException;
  * ({@link JobSystem#onMainThread}).
  *
  * <pre>{@code
+ * jobs.bindMainThread();                       // on the thread that owns the GL context, once
  * JobHandle<Mesh> mesh = jobs.submit(Priority.BACKGROUND, "load rock", () -> loadMesh("rock.obj"));
  * JobHandle<Integer> vbo = jobs.onMainThread(() -> upload(mesh.join()));  // decode on a worker, upload on GL
- * int id = vbo.join();
+ * int id = vbo.join();                          // on the main thread: runs the upload while it waits
  * }</pre>
  *
  * <p>{@link #join()} parks the calling fiber, blocks a plain thread, and on the thread that runs

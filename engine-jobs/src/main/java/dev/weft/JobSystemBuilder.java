@@ -10,7 +10,7 @@ import java.util.function.BiConsumer;
  * <pre>{@code
  * JobSystem jobs = JobSystem.builder()
  *         .name("game")
- *         .workers(Runtime.getRuntime().availableProcessors() - 1)   // leave a core to the main thread
+ *         .workers(Math.max(1, Runtime.getRuntime().availableProcessors() - 1))   // a core for the main thread
  *         .maxWorkers(Priority.BACKGROUND, 1)                        // streaming never takes every worker
  *         .build();
  * }</pre>

@@ -165,7 +165,7 @@ public final class Jobs {
      * <pre>{@code
      * JobHandle<Mesh> mesh = jobs.submit(() -> {
      *     byte[] obj = Jobs.blocking(() -> Files.readAllBytes(Path.of("rock.obj")));   // fiber parks
-     *     return ObjParser.parse(obj);                                                // back on a worker
+     *     return ObjParser.parse("rock.obj", obj);                                    // back on a worker
      * });
      * }</pre>
      *

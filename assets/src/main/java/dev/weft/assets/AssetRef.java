@@ -18,7 +18,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * }</pre>
  *
  * <p>Threading: every method may be called from any thread. {@link #join()} parks a fiber, blocks a
- * plain thread, and on the main thread keeps running main-thread jobs (uploads) while it waits.
+ * plain thread, and on the main thread keeps running main-thread jobs (uploads) while it waits. The main
+ * thread is the one bound with {@code JobSystem.bindMainThread()} (or by its first {@code runMainThreadJobs});
+ * with an uploader and no thread bound, nothing ever uploads, so a wait on a plain thread never ends.
  *
  * @param <T> {@link LoadedTexture}, {@link LoadedMesh} or {@link LoadedCollision}
  */

@@ -77,7 +77,10 @@ public final class LevelLoad {
     }
 
     /**
-     * Waits at most {@code timeout} for the end; on the main thread it runs main-thread jobs meanwhile.
+     * Waits at most {@code timeout} for the end; on the main thread it runs main-thread jobs meanwhile (the
+     * uploads). The main thread is the one that called {@code JobSystem.bindMainThread()} or
+     * {@code runMainThreadJobs}; with none bound, uploads never run and a load with an uploader never ends
+     * (a timed-out {@code join} and the watchdog say so).
      *
      * @param timeout how long to wait at most
      * @return true if the load has ended, false on timeout

@@ -19,6 +19,7 @@ import java.util.Objects;
  * entity's assets, waits for them, and assembles the {@link LoadedLevel}. All waits park fibers.
  *
  * <pre>{@code
+ * jobs.bindMainThread();                                   // once, on the GL thread: uploads run there
  * LevelLoad load = new LevelLoader(assets).load("demo");
  * while (!load.isDone()) {                                  // the game's loading loop
  *     drawLoadingBar(load.progress().fraction());

@@ -1,5 +1,7 @@
 package dev.weft.assets;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.FloatBuffer;
 import java.nio.IntBuffer;
 
@@ -44,6 +46,55 @@ public final class MeshData {
         this.vertices = vertices;
         this.indices = indices;
         this.bounds = bounds;
+    }
+
+    /**
+     * A mesh from arrays a decoder of your own made (a format registered with {@link FileCodec#mesh}): the
+     * arrays are copied, and the bounds are computed from the vertices the triangles use.
+     *
+     * @param file the file's name, for errors
+     * @param vertices {@value #FLOATS_PER_VERTEX} floats per vertex: position 3, normal 3, uv 2
+     * @param indices three per triangle, each a vertex number in range
+     * @return the mesh
+     * @throws IllegalArgumentException naming the file and what is wrong: a vertex array not a whole number
+     *         of vertices, an index array not a whole number of triangles, or an index out of range
+     */
+    public static MeshData of(String file, float[] vertices, int[] indices) {
+        if (vertices.length % FLOATS_PER_VERTEX != 0) {
+            throw new IllegalArgumentException(file + ": " + vertices.length + " floats is not a whole number of"
+                    + " vertices of " + FLOATS_PER_VERTEX + " (position 3, normal 3, uv 2)");
+        }
+        if (indices.length % 3 != 0) {
+            throw new IllegalArgumentException(file + ": " + indices.length + " indices is not a whole number of triangles");
+        }
+        int vertexCount = vertices.length / FLOATS_PER_VERTEX;
+        float minX = Float.POSITIVE_INFINITY, minY = minX, minZ = minX;
+        float maxX = Float.NEGATIVE_INFINITY, maxY = maxX, maxZ = maxX;
+        for (int i = 0; i < indices.length; i++) {
+            int v = indices[i];
+            if (v < 0 || v >= vertexCount) {
+                throw new IllegalArgumentException(file + ": index " + i + " is " + v + ", outside the "
+                        + vertexCount + " vertices");
+            }
+            int p = v * FLOATS_PER_VERTEX + POSITION_OFFSET;
+            minX = Math.min(minX, vertices[p]);
+            minY = Math.min(minY, vertices[p + 1]);
+            minZ = Math.min(minZ, vertices[p + 2]);
+            maxX = Math.max(maxX, vertices[p]);
+            maxY = Math.max(maxY, vertices[p + 1]);
+            maxZ = Math.max(maxZ, vertices[p + 2]);
+        }
+        Aabb bounds;
+        try {
+            bounds = indices.length == 0 ? new Aabb(0, 0, 0, 0, 0, 0) : new Aabb(minX, minY, minZ, maxX, maxY, maxZ);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(file + ": a vertex position is NaN: " + e.getMessage(), e);
+        }
+        FloatBuffer vb = ByteBuffer.allocateDirect(vertices.length * Float.BYTES).order(ByteOrder.nativeOrder())
+                .asFloatBuffer().put(vertices).flip();
+        IntBuffer ib = ByteBuffer.allocateDirect(indices.length * Integer.BYTES).order(ByteOrder.nativeOrder())
+                .asIntBuffer().put(indices).flip();
+        return new MeshData(file, vb, ib, bounds);
     }
 
     /**

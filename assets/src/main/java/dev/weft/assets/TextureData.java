@@ -48,6 +48,34 @@ public final class TextureData implements AutoCloseable {
     }
 
     /**
+     * A texture from RGBA8 pixels a decoder of your own made (a format registered with
+     * {@link FileCodec#texture}): copies {@code pixels} (from its position to its limit, heap or direct) into
+     * native memory this object owns and {@link #close()} frees.
+     *
+     * @param file the file's name, for errors
+     * @param width width in pixels, at least 1
+     * @param height height in pixels, at least 1
+     * @param pixels exactly {@code width * height * 4} bytes, row 0 first, no row padding
+     * @return the texture; close it (the asset manager does, after the upload)
+     * @throws IllegalArgumentException if the sizes do not match, naming the file
+     */
+    public static TextureData rgba8(String file, int width, int height, ByteBuffer pixels) {
+        java.util.Objects.requireNonNull(pixels, "pixels is null");
+        long expected = (long) width * height * BYTES_PER_PIXEL;
+        if (width < 1 || height < 1 || expected > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException(file + ": a texture must be at least 1x1 and under 2 GiB of RGBA8, got "
+                    + width + "x" + height);
+        }
+        if (pixels.remaining() != expected) {
+            throw new IllegalArgumentException(file + ": " + width + "x" + height + " RGBA8 is " + expected
+                    + " bytes, but the pixels hold " + pixels.remaining());
+        }
+        ByteBuffer copy = org.lwjgl.system.MemoryUtil.memAlloc((int) expected);
+        copy.put(pixels.duplicate()).flip();
+        return new TextureData(file, width, height, BYTES_PER_PIXEL, copy, org.lwjgl.system.MemoryUtil::memFree);
+    }
+
+    /**
      * The file name given to the decoder.
      *
      * @return the file's display name, as used in errors

@@ -33,6 +33,33 @@ class NewFormatTest extends WithJobSystem {
                 "lvl/meshes/box.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n");
     }
 
+    /**
+     * A decoder outside this package can build what it returns: TextureData and MeshData had no public
+     * constructor or factory, so the README's "one decoder and one registration line" could not be written
+     * by a game (a probe's program did not compile). The factories copy and check what they are given.
+     */
+    @Test
+    void aDecoderOfYourOwnBuildsTexturesAndMeshesThroughPublicFactories() {
+        ByteBuffer red = ByteBuffer.allocate(2 * 2 * 4);
+        for (int i = 0; i < 4; i++) {
+            red.put((byte) 255).put((byte) 0).put((byte) 0).put((byte) 255);
+        }
+        try (TextureData t = TextureData.rgba8("a.ktx2", 2, 2, red.flip())) {
+            assertEquals(16, t.rgba().remaining());
+            assertEquals((byte) 255, t.rgba().get(0));
+        }
+        IllegalArgumentException size = assertThrows(IllegalArgumentException.class,
+                () -> TextureData.rgba8("b.ktx2", 4, 4, ByteBuffer.allocate(10)));
+        assertTrue(size.getMessage().startsWith("b.ktx2: 4x4 RGBA8 is 64 bytes"), size.getMessage());
+        float[] v = {0, 0, 0, 0, 0, 1, 0, 0, 2, 0, 0, 0, 0, 1, 1, 0, 0, 3, 0, 0, 0, 1, 0, 1};
+        MeshData m = MeshData.of("a.tri", v, new int[] {0, 1, 2});
+        assertEquals(1, m.triangleCount());
+        assertEquals(new Aabb(0, 0, 0, 2, 3, 0), m.bounds());
+        IllegalArgumentException index = assertThrows(IllegalArgumentException.class,
+                () -> MeshData.of("b.tri", v, new int[] {0, 1, 3}));
+        assertEquals("b.tri: index 2 is 3, outside the 3 vertices", index.getMessage());
+    }
+
     @Test
     void aRegisteredTextFormatLoadsThroughTheManagerAndALevelFile() {
         CodecRegistry codecs = CodecRegistry.defaults().register(TXT);
