@@ -84,6 +84,12 @@ public final class JobGraph {
      * Runs the graph once and returns at once: {@code done} counts the run until every node ended, and
      * records the first failure. Nodes are in the submitting job's group, as with {@link JobSystem#run}.
      *
+     * <p>A known limit: after {@link JobSystem#shutdownNow()}, or a cancel of the group the nodes run in,
+     * {@code done} can reach zero while a node that had already started still runs, because the graph's own
+     * completion job is cancelled at once (as every job waiting on prerequisites is) instead of waiting for
+     * the running nodes. A frame loop that stops there should also wait for termination
+     * ({@link JobSystem#awaitTermination}) before it touches what the nodes write.
+     *
      * @param jobs the job system to run the nodes on; not null
      * @param done incremented now and decremented when every node ended; it records the first failure; not
      *             null
