@@ -43,7 +43,9 @@ public final class DemoCommand implements Callable<Integer> {
             description = "level to load: demo or tiny (default ${DEFAULT-VALUE})")
     String level = "demo";
 
-    @Option(names = "--summary", paramLabel = "FILE", description = "write the exit summary as JSON")
+    @Option(names = "--summary", paramLabel = "FILE",
+            description = "write the exit summary as JSON (checked before the run: a file, not a directory, "
+                    + "whose directory can be created)")
     Path summary;
 
     @Option(names = "--screenshot", paramLabel = "FILE",
@@ -68,7 +70,9 @@ public final class DemoCommand implements Callable<Integer> {
 
     @Option(names = "--warm-up", paramLabel = "on|off",
             description = "run the frame graph behind the loading screen before gameplay, on a throwaway copy of "
-                    + "the entities, so the JIT has compiled it by frame 0 (default ${DEFAULT-VALUE})")
+                    + "the entities, so the JIT has compiled it by frame 0: until the JIT is quiet, at most "
+                    + WarmUp.MAX_FRAMES + " frames or " + WarmUp.MAX_NANOS / 1_000_000 + " ms (checked between frames: "
+                    + "a frame slower than that runs to its end) (default ${DEFAULT-VALUE})")
     OnOff warmUp = OnOff.ON;
 
     @Option(names = "--compare-pipeline",
@@ -88,14 +92,17 @@ public final class DemoCommand implements Callable<Integer> {
     GameConfig.Clock clock = GameConfig.Clock.AUTO;
 
     @Option(names = "--asset-latency-ms", paramLabel = "MS",
-            description = "extra time per asset file read: a slow disk, so the loading screen shows (default ${DEFAULT-VALUE})")
+            description = "extra time per asset file read, 0.." + GameConfig.MAX_ASSET_LATENCY_MS
+                    + ": a slow disk, so the loading screen shows (default ${DEFAULT-VALUE})")
     long assetLatencyMs = 60;
 
     @Option(names = "--watchdog-ms", paramLabel = "MS",
             description = "give up (exit 3) when a frame's job graph takes longer (default ${DEFAULT-VALUE})")
     long watchdogMs = 5000;
 
-    @Option(names = "--size", paramLabel = "WxH", description = "window / screenshot size (default ${DEFAULT-VALUE})")
+    @Option(names = "--size", paramLabel = "WxH",
+            description = "window / offscreen surface / screenshot size, at most " + GameConfig.MAX_SIZE
+                    + " per side (default ${DEFAULT-VALUE})")
     String size = "1280x720";
 
     @Option(names = "--streaming", paramLabel = "on|off",
@@ -112,7 +119,7 @@ public final class DemoCommand implements Callable<Integer> {
 
     @Option(names = "--compare-frame-graph",
             description = "run four times (parked-waits, job-graph, job-graph, parked-waits: same seed and options) "
-                    + "and print frame and stage times of both styles side by side")
+                    + "and print frame and stage times of both styles side by side; not with --frame-graph")
     boolean compareFrameGraph;
 
     static final class FrameGraphChoiceConverter implements picocli.CommandLine.ITypeConverter<FrameGraphChoice> {
@@ -172,7 +179,10 @@ public final class DemoCommand implements Callable<Integer> {
         }
         if (compareFrameGraph || comparePipeline) {
             try {
-                return compareFrameGraph ? FrameGraphComparison.run(cfg, comparePipeline) : PipelineComparison.run(cfg);
+                // Asked of the parse, not of the value: --frame-graph parked-waits (the default) is just as ignored.
+                boolean frameGraphGiven = spec.commandLine().getParseResult().hasMatchedOption("--frame-graph");
+                return compareFrameGraph ? FrameGraphComparison.run(cfg, comparePipeline, frameGraphGiven)
+                        : PipelineComparison.run(cfg);
             } catch (IllegalArgumentException e) {
                 throw new ParameterException(spec.commandLine(), e.getMessage(), e);
             }

@@ -19,12 +19,17 @@ final class FrameGraphComparison {
      * Runs the four and prints the table; {@code cfg.summary()}, if set, gets {@code {"parked_waits":
      * [run 1, run 4], "job_graph": [run 2, run 3]}}. Returns the exit status.
      *
+     * @param frameGraphGiven whether the command line named a {@code --frame-graph}, which the four runs override
      * @throws IllegalArgumentException for options that belong to a single run
      */
-    static int run(GameConfig cfg, boolean alsoComparePipeline) {
+    static int run(GameConfig cfg, boolean alsoComparePipeline, boolean frameGraphGiven) {
         if (alsoComparePipeline) {
             throw new IllegalArgumentException("--compare-frame-graph and --compare-pipeline each run several times:"
                     + " pick one (add --pipeline to compare the frame graphs pipelined)");
+        }
+        if (frameGraphGiven || cfg.jobGraph()) {
+            throw new IllegalArgumentException("--compare-frame-graph runs both parked-waits and job-graph:"
+                    + " drop --frame-graph");
         }
         if (cfg.trace() != null || cfg.screenshot() != null) {
             throw new IllegalArgumentException("--compare-frame-graph runs four times, so --trace and --screenshot"

@@ -118,7 +118,7 @@ public final class Game {
             }
             writeTrace(trace);
             JobSystemStats stats = jobs.stats();
-            RunSummary summary = played.summarize(stats, renderer.drawCalls());
+            RunSummary summary = played.summarize(stats);
             summary.print(out);
             if (cfg.summary() != null) {
                 try {

@@ -41,6 +41,17 @@ public record GameConfig(int frames, int entities, int workers, String level, Pa
      */
     public enum Clock { AUTO, LOCKSTEP, REALTIME }
 
+    /**
+     * Largest {@code --size} side. The size is the window's or the offscreen surface's, and a screenshot
+     * reads back width x height x 4 bytes; 8192 covers 8K (7680x4320). Beyond it GL implementations refuse
+     * or clamp the surface (Mesa's llvmpipe stops at 16384), and software GL is slow near it: on llvmpipe a
+     * 2-frame run took 27 s at 8192x8192 (9 s at 1280x720), and one at 20000x20000 had a 76 s frame.
+     */
+    public static final int MAX_SIZE = 8192;
+
+    /** Largest {@code --asset-latency-ms}: a very slow disk; beyond it a level takes minutes to load, or never. */
+    public static final long MAX_ASSET_LATENCY_MS = 10_000;
+
     public GameConfig {
         Objects.requireNonNull(level, "level");
         Objects.requireNonNull(display, "display");
@@ -54,12 +65,18 @@ public record GameConfig(int frames, int entities, int workers, String level, Pa
         check(entities >= 0 && entities <= 2_000_000, "--entities must be 0..2000000, got " + entities);
         check(workers >= 1 && workers <= 1024, "--workers must be 1..1024, got " + workers);
         check(!level.isBlank(), "--level must not be empty");
-        check(!assetLatency.isNegative(), "--asset-latency-ms must not be negative");
+        check(!assetLatency.isNegative() && assetLatency.toMillis() <= MAX_ASSET_LATENCY_MS,
+                "--asset-latency-ms must be 0.." + MAX_ASSET_LATENCY_MS + ", got " + assetLatency.toMillis());
         check(watchdog.toMillis() >= 1, "--watchdog-ms must be at least 1");
-        check(width > 0 && height > 0, "--size must be positive, got " + width + "x" + height);
+        check(width >= 1 && height >= 1 && width <= MAX_SIZE && height <= MAX_SIZE,
+                "--size must be 1.." + MAX_SIZE + " per side, got " + width + "x" + height);
         check(mainThreadBudgetNanos >= 0, "main-thread budget must not be negative");
         check(grain >= 1, "grain must be at least 1");
         check(!(headless && display == DisplayChoice.WINDOW), "--headless and --display window contradict each other");
+        // Written at the end of the run: a path that cannot be written would lose the run's results.
+        OutputFiles.check("--summary", summary);
+        OutputFiles.check("--trace", trace);
+        OutputFiles.check("--screenshot", screenshot);
     }
 
     private static void check(boolean ok, String message) {

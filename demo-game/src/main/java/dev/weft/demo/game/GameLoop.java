@@ -117,6 +117,7 @@ final class GameLoop {
         int frames = 0;
         Optional<RgbaImage> shot = Optional.empty();
         long budgetNanos = Math.round(RunSummary.BUDGET_MS * 1e6);
+        long drawCallsBefore = renderer.drawCalls();     // the loading screen's and the warm-up's are not gameplay's
 
         JobHandle<FrameGraph.Output> pending = cfg.pipeline() ? frameGraph.submit(inputs.next(0)) : null;
         long last = System.nanoTime();
@@ -181,7 +182,8 @@ final class GameLoop {
         return new Played(cfg, Game.kindName(display.kind()), clock.name().toLowerCase(Locale.ROOT), frames,
                 loaded.loadingFrames(), histogram, overBudget, loaded.loadMs(), inputs.simTicks(), visibleSum, stageNanos,
                 frameGraph.rangesRun(), expectedRanges, frameGraph.entityUpdates(), loaded.failures(), screenshot,
-                slowest, timings.finish(warmUp, lastHash), streamed, EntityStateHash.of(entities));
+                slowest, timings.finish(warmUp, lastHash), streamed, EntityStateHash.of(entities),
+                renderer.drawCalls() - drawCallsBefore);
     }
 
     /** Loading-screen frames until the start area's chunks are in (their uploads are main-thread jobs). */

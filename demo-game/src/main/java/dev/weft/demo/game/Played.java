@@ -5,14 +5,17 @@ import java.util.HashMap;
 import java.util.Map;
 import org.HdrHistogram.Histogram;
 
-/** Everything the main thread measured in a run; job statistics are added after the job system closed. */
+/**
+ * Everything the main thread measured in a run; job statistics are added after the job system closed.
+ * {@code drawCalls} counts the gameplay frames' draws only, like every other per-frame figure here.
+ */
 record Played(GameConfig cfg, String display, String clock, int frames, int loadingFrames,
               Histogram histogram, int overBudget, double levelLoadMs, long simTicks, long visibleSum,
               long[] stageNanos, long rangesRun, long rangesExpected, long entityUpdates,
               int loadFailures, String screenshot, SlowestFrames slowest, FrameExtras extras,
-              StreamingReport streaming, long entityStateHash) {
+              StreamingReport streaming, long entityStateHash, long drawCalls) {
 
-    RunSummary summarize(JobSystemStats stats, long drawCalls) {
+    RunSummary summarize(JobSystemStats stats) {
         Map<String, Double> stages = new HashMap<>();
         for (FrameStage s : FrameStage.values()) {
             stages.put(s.label(), frames == 0 ? 0.0 : stageNanos[s.ordinal()] / 1e6 / frames);

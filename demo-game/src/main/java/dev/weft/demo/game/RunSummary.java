@@ -24,6 +24,8 @@ import java.util.Map;
  * @param overBudget       gameplay frames longer than 16.67 ms
  * @param levelLoadMs      from starting the load to the level being drawable (uploads included)
  * @param jobsRun          {@code JobSystemStats.jobsRun()} after shutdown: every job run on a worker
+ * @param drawCalls        draw calls of the gameplay frames (scene, streamed chunks, frame-time graph); the
+ *                         loading screen's and the warm-up's are not counted
  * @param rangesRun        parallelFor ranges the three parallel stages ran
  * @param rangesExpected   ranges they must have run: frames x 3 x ranges per stage
  * @param entityUpdates    entity simulations run; must be frames x entities
@@ -126,8 +128,8 @@ public record RunSummary(int frames, int framesRequested, int loadingFrames, dou
             st.append(st.isEmpty() ? "" : ", ").append(s.label()).append(' ')
                     .append(String.format(Locale.ROOT, "%.2f", stageMeanMs.getOrDefault(s.label(), 0.0)));
         }
-        out.printf(Locale.ROOT, "weft-demo: stage means (ms): %s; %.0f entities visible on average, %d draw calls%n",
-                st, meanVisible, drawCalls);
+        out.printf(Locale.ROOT, "weft-demo: stage means (ms): %s; %.0f entities visible on average, %d draw calls"
+                + " in gameplay frames%n", st, meanVisible, drawCalls);
         out.printf(Locale.ROOT, "weft-demo: level '%s' loaded in %.0f ms (%d failures); jobs run %d (+ %d on the main"
                         + " thread); ranges %d of %d expected; entity updates %d%n", level, levelLoadMs, loadFailures,
                 jobsRun, mainThreadJobsRun, rangesRun, rangesExpected, entityUpdates);

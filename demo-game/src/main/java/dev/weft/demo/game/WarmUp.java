@@ -22,7 +22,8 @@ import java.util.concurrent.TimeoutException;
  *
  * <p>Frames run until the JIT has been quiet (no compilation time added) for {@link #QUIET_FRAMES}
  * frames in a row, at least {@link #MIN_FRAMES} and at most {@link #MAX_FRAMES} of them or
- * {@link #MAX_NANOS}, whichever comes first. The graph's root job is named {@value #ROOT_JOB_NAME} so a
+ * {@link #MAX_NANOS}, whichever comes first; the time is checked between frames, so a single frame slower
+ * than that runs to its end ({@link #stopReason}). The graph's root job is named {@value #ROOT_JOB_NAME} so a
  * trace tells these frames from gameplay. Main thread only.
  */
 final class WarmUp {
@@ -106,11 +107,30 @@ final class WarmUp {
         }
         Result r = new Result(true, frames, (System.nanoTime() - start) / 1e6);
         cfg.out().printf(Locale.ROOT, "weft-demo: warm-up: %d frames of the frame graph in %.0f ms behind the loading"
-                        + " screen (%s)%n", r.frames(), r.ms(),
-                !jitTime ? "fixed count: this JVM does not report JIT time"
-                        : quiet >= QUIET_FRAMES ? "until the JIT was quiet for " + QUIET_FRAMES + " frames"
-                        : "cut off at " + MAX_FRAMES + " frames or " + MAX_NANOS / 1_000_000 + " ms");
+                        + " screen (%s)%n", r.frames(), r.ms(), stopReason(jitTime, quiet, frames, r.ms()));
         return r;
+    }
+
+    /**
+     * Why the warm-up ended, for its line. The time limit is checked between frames, and a frame cannot be
+     * stopped halfway (its draws are on the main thread), so the frame under way at {@link #MAX_NANOS} ends
+     * past it: by a few ms normally, by a minute when one frame is that slow (software GL at a large size).
+     */
+    static String stopReason(boolean jitTime, int quiet, int frames, double ms) {
+        if (jitTime && quiet >= QUIET_FRAMES && frames >= MIN_FRAMES) {
+            return "until the JIT was quiet for " + QUIET_FRAMES + " frames";
+        }
+        if (!jitTime && frames >= FIXED_FRAMES) {
+            return "fixed count: this JVM does not report JIT time";
+        }
+        if (frames >= MAX_FRAMES) {
+            return "cut off at " + MAX_FRAMES + " frames";
+        }
+        if (ms * 1e6 < MAX_NANOS) {
+            return "the window was closed";
+        }
+        return String.format(Locale.ROOT, "cut off at %d ms, checked between frames: the last one ended at %.0f ms",
+                MAX_NANOS / 1_000_000, ms);
     }
 
     private FrameGraph.Output await(JobHandle<FrameGraph.Output> handle, FrameGraph g) throws Watchdog {

@@ -8,6 +8,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -46,7 +47,7 @@ class DemoCommandTest {
         "--display bogus                | Invalid value for option '--display'",
         "--headless --display window    | --headless and --display window contradict each other",
         "--size 12                      | --size wants WxH",
-        "--asset-latency-ms -1          | --asset-latency-ms must not be negative",
+        "--asset-latency-ms -1          | --asset-latency-ms must be 0..10000, got -1",
         "--clock sometimes              | Invalid value for option '--clock'",
         "--frames                       | Missing required parameter for option '--frames'",
         "--frame-graph bogus            | --frame-graph wants parked-waits or job-graph, got 'bogus'",
@@ -56,6 +57,38 @@ class DemoCommandTest {
         assertEquals(Game.EXIT_USAGE, r.status(), r.out() + r.err());
         assertTrue(r.err().contains(message), "expected '" + message + "' in:\n" + r.err());
         assertTrue(r.err().contains("Usage: weft-demo"), "usage follows the message:\n" + r.err());
+        assertEquals("", r.out(), "nothing ran");
+    }
+
+    /**
+     * Values that parse but that no run can use are refused before anything runs (the old code ran with them:
+     * a 20000x20000 surface, years of latency per file, a summary lost after the run). The extra options keep
+     * a run that slips through short; the timeout ends one that hangs (years of latency).
+     */
+    @ParameterizedTest(name = "{0}")
+    @Timeout(value = 90, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    @CsvSource(delimiter = '|', value = {
+        "--size 20000x20000                   | --size must be 1..8192 per side, got 20000x20000",
+        "--size 100000x100000                 | --size must be 1..8192 per side, got 100000x100000",
+        "--size 1280x9000                     | --size must be 1..8192 per side, got 1280x9000",
+        "--asset-latency-ms 99999999999       | --asset-latency-ms must be 0..10000, got 99999999999",
+        "--asset-latency-ms 10001             | --asset-latency-ms must be 0..10000, got 10001",
+        "--summary target                     | --summary target is a directory",
+        "--summary pom.xml/run/summary.json   | --summary pom.xml/run/summary.json: cannot create its directory",
+        "--trace target                       | --trace target is a directory",
+        "--screenshot target                  | --screenshot target is a directory",
+        "--compare-frame-graph --frame-graph=job-graph "
+                + "| --compare-frame-graph runs both parked-waits and job-graph: drop --frame-graph",
+        "--compare-frame-graph --frame-graph parked-waits "
+                + "| --compare-frame-graph runs both parked-waits and job-graph: drop --frame-graph",
+    })
+    void unusableValueIsRefusedBeforeAnythingRuns(String args, String message) {
+        List<String> all = new java.util.ArrayList<>(List.of(args.trim().split("\\s+")));
+        all.addAll(List.of("--headless", "--frames", "1", "--entities", "10", "--level", "tiny", "--warm-up", "off",
+                "--streaming", "off"));
+        Run r = run(all.toArray(String[]::new));
+        assertEquals(Game.EXIT_USAGE, r.status(), r.out() + r.err());
+        assertTrue(r.err().contains(message), "expected '" + message + "' in:\n" + r.err());
         assertEquals("", r.out(), "nothing ran");
     }
 

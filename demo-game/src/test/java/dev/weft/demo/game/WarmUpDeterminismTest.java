@@ -8,6 +8,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -33,6 +34,19 @@ class WarmUpDeterminismTest {
         assertNotEquals(0L, on.extras().lastFrameCommandsHash(), "the last frame drew something");
     }
 
+    /**
+     * draw_calls covers gameplay frames only, as every other figure does: the warm-up's and the loading
+     * screen's draws are not in it (they were: 90 frames reported the draws of ~250). Streaming is off
+     * because when a chunk arrives, and so is drawn, depends on the machine.
+     */
+    @Test
+    void drawCallsCountGameplayFramesOnly() throws GameException {
+        RunSummary on = run(true, false, false);
+        RunSummary off = run(false, false, false);
+        assertEquals(off.drawCalls(), on.drawCalls(), "warm-up on vs off:\n" + on.toJson() + "\n" + off.toJson());
+        assertTrue(on.drawCalls() >= FRAMES, "each frame draws at least the frame-time graph: " + on.toJson());
+    }
+
     /** The summary values a seed fixes, whatever the machine's speed. */
     static List<Object> deterministic(RunSummary s) {
         return List.of(s.frames(), s.simTicks(), s.entityUpdates(), s.rangesRun(), s.rangesExpected(), s.meanVisible(),
@@ -40,9 +54,13 @@ class WarmUpDeterminismTest {
     }
 
     static RunSummary run(boolean warmUp, boolean pipeline) throws GameException {
+        return run(warmUp, pipeline, true);
+    }
+
+    static RunSummary run(boolean warmUp, boolean pipeline, boolean streaming) throws GameException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         return Game.run(GameConfig.builder().loading(DemoMain::pipelineLoading).headless(true).frames(FRAMES)
                 .entities(ENTITIES).workers(2).level("tiny").seed(5).warmUp(warmUp).pipeline(pipeline)
-                .assetLatency(Duration.ZERO).out(new PrintStream(bytes, true, StandardCharsets.UTF_8)).build());
+                .assetLatency(Duration.ZERO).streaming(streaming).out(new PrintStream(bytes, true, StandardCharsets.UTF_8)).build());
     }
 }
