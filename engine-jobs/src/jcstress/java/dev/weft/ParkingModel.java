@@ -56,6 +56,15 @@ public final class ParkingModel extends WorkerParking {
         leave(i);
     }
 
+    /** Worker {@code i} registers and decides; unless the decision is to park, it leaves. The decision. */
+    public int tryToPark(int i) {
+        int d = decideToPark(registerAsleep(i));
+        if (d != DECIDED_PARK) {
+            leavePark(i);
+        }
+        return d;
+    }
+
     /** A producer: publish one job (release store, like a push), then signal. */
     public void publishAndSignal() {
         publish();

@@ -41,19 +41,11 @@ public class ParkingBusyFiberVsLastPark {
         if (parking.take()) {
             parking.fiberStartedOn(0);          // the job's fiber: out of the pool, then parked in its wait
         }
-        int d = parking.decideToPark(parking.registerAsleep(0));
-        if (d != ParkingModel.DECIDED_PARK) {
-            parking.leavePark(0);
-        }
-        r.r1 = d;
+        r.r1 = parking.tryToPark(0);
     }
 
     @Actor
     public void worker1(II_Result r) {
-        int d = parking.decideToPark(parking.registerAsleep(1));
-        if (d != ParkingModel.DECIDED_PARK) {
-            parking.leavePark(1);
-        }
-        r.r2 = d;
+        r.r2 = parking.tryToPark(1);
     }
 }

@@ -48,10 +48,6 @@ public class ParkingLastParkVsTakeAfterRescan {
 
     @Actor
     public void worker1(II_Result r) {
-        int d = parking.decideToPark(parking.registerAsleep(1));
-        if (d != ParkingModel.DECIDED_PARK) {
-            parking.leavePark(1);
-        }
-        r.r2 = d;
+        r.r2 = parking.tryToPark(1);
     }
 }
