@@ -226,8 +226,9 @@ public final class JobSystem implements Executor, AutoCloseable {
      * the call throws (a failure of another job added as suppressed); otherwise a failure of another job
      * is thrown as {@link JobFailedException}, as {@link Counter#await()} does. The one exception to
      * "after every job ended" is the calling job's own cancellation while it waits: it throws
-     * {@link JobCancelledException} at once, as {@code await} does, and the other jobs, which belong to
-     * its group, end on their own (a group cancel stops them too).
+     * {@link JobCancelledException} at once, as {@code await} does (or, if {@code jobs[0]} threw, that
+     * failure with the cancellation suppressed), and the other jobs, which belong to its group, end on their
+     * own (a group cancel stops them too).
      *
      * @param priority the priority of {@code jobs[1..]}; not null
      * @param jobs the jobs to run: the first on the calling thread, the others on the workers; none may be
