@@ -253,15 +253,7 @@ final class FiberPool {
                 n.cancel();                    // the waiting job's own group decides, as for handles
             }
         }
-        wakeHelpedJob();
-    }
-
-    /** A job run as help by a waiting thread (not a fiber) re-reads its cancellation in its wait. */
-    private void wakeHelpedJob() {
-        WaitingHelp seat = scheduler.waitingHelp;
-        if (seat != null) {
-            seat.wakeHolder();
-        }
+        scheduler.wakeHelpedJob();
     }
 
     /** shutdownNow: every parked wait throws JobCancelledException (runState was written first). */
@@ -269,7 +261,7 @@ final class FiberPool {
         for (Fiber f : allFibers) {
             f.cancelWait();
         }
-        wakeHelpedJob();
+        scheduler.wakeHelpedJob();
     }
 
     /** For tests and the watchdog: every fiber made and not trimmed (live, idle, or retired at termination). */

@@ -197,8 +197,8 @@ public final class JobHandle<T> extends JobNode {
             Fiber f = runner();
             if (f != null) {
                 f.cancelWaitOf(this);
-            } else if (scheduler.waitingHelp != null) {
-                scheduler.waitingHelp.wakeHolder();   // run as help by a waiting thread: its wait re-reads
+            } else {
+                scheduler.wakeHelpedJob();       // run as help by a waiting thread: its wait re-reads
             }
         }
         return false;

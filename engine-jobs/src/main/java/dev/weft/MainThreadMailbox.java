@@ -176,9 +176,7 @@ final class MainThreadMailbox {
     /** Owner, waiting for termination: runs everything queued. True if it ran anything. */
     boolean runPendingWhileWaiting() {
         boolean ran = false;
-        JobHandle<?> j;
-        while ((j = queue.poll()) != null) {
-            runOne(j);
+        while (runOneWhileWaiting()) {
             ran = true;
         }
         return ran;

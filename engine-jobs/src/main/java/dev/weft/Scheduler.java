@@ -472,6 +472,17 @@ final class Scheduler {
         }
     }
 
+    /**
+     * A canceller, after its volatile write: a job run as help by a waiting thread (not a fiber) re-reads its
+     * cancellation in its wait (WaitingHelp.wakeHolder; spurious when the holder is not waiting).
+     */
+    void wakeHelpedJob() {
+        WaitingHelp seat = waitingHelp;
+        if (seat != null) {
+            seat.wakeHolder();
+        }
+    }
+
     /** On {@code w}'s carrier: a fiber taken for a job, before it can run. */
     void fiberStarted(Worker w) {
         parking.fiberStarted(w.index);
