@@ -206,8 +206,13 @@ public final class JobHandle<T> extends JobNode {
 
     /** Cancels the job only if it has not started (true: it never will); a running job is left alone. */
     boolean cancelIfNotStarted() {
+        return cancelIfNotStarted(false);
+    }
+
+    /** {@link #cancelIfNotStarted()}; {@code listForShutdownNow}: see {@link JobNode#completeCancelled(Scheduler, boolean)}. */
+    boolean cancelIfNotStarted(boolean listForShutdownNow) {
         if (tryCancel()) {
-            completeCancelled(scheduler);
+            completeCancelled(scheduler, listForShutdownNow);
             return true;
         }
         return false;

@@ -215,8 +215,18 @@ abstract class JobNode {
      * shutdownNow) is not completed again — its CAS fails there.
      */
     final void completeCancelled(Scheduler s) {
+        completeCancelled(s, false);
+    }
+
+    /**
+     * {@link #completeCancelled(Scheduler)}; {@code listForShutdownNow} lists the job for shutdownNow's
+     * report even before STOPPING (close() cancelling main-thread jobs nobody will run). One decision per
+     * job, here: a caller that listed it itself as well once reported it twice when the workers reached
+     * TERMINATED (≥ STOPPING) between close()'s call and its own list.
+     */
+    final void completeCancelled(Scheduler s, boolean listForShutdownNow) {
         if (s != null) {
-            s.reportCancelled(this);           // first: whoever sees the counter at zero finds it counted
+            s.reportCancelled(this, listForShutdownNow);   // first: whoever sees the counter at zero finds it counted
             s.pendingJobs.forget(this);
         }
         complete(s, null, true, null);

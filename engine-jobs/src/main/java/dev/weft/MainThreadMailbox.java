@@ -212,25 +212,31 @@ final class MainThreadMailbox {
      * turn gives each job to one of us.
      */
     void cancelQueued() {
-        cancelQueuedListed();
+        cancelQueued(false);
     }
 
     /**
-     * {@link #cancelQueued}, returning what it cancelled: close() with no main thread bound (nobody will
-     * ever run them) lists them for shutdownNow's report. The owner may run some concurrently: the consumer
-     * turn gives each job to one of us (a null poll on a non-empty queue: the owner holds the turn).
+     * close() with no main thread bound: nobody will ever run them, so it cancels them now, each listed for
+     * shutdownNow's report by {@link JobNode#completeCancelled(Scheduler, boolean)} (listed there only, once,
+     * whatever the run state: see there).
      */
-    List<JobInfo> cancelQueuedListed() {
-        List<JobInfo> cancelled = new ArrayList<>();
+    void cancelQueuedUnowned() {
+        cancelQueued(true);
+    }
+
+    /**
+     * The owner may run some concurrently: the consumer turn gives each job to one of us (a null poll on a
+     * non-empty queue: the owner holds the turn).
+     */
+    private void cancelQueued(boolean listForShutdownNow) {
         JobHandle<?> j;
         while ((j = queue.poll()) != null || !queue.isEmpty()) {
             if (j == null) {
                 Thread.onSpinWait();
-            } else if (j.cancelIfNotStarted()) {
-                cancelled.add(JobInfo.of(j));
+            } else {
+                j.cancelIfNotStarted(listForShutdownNow);
             }
         }
-        return cancelled;
     }
 
     /** At termination: cancels what is left (nobody will run it) and returns what it cancelled. */

@@ -435,15 +435,15 @@ final class Scheduler {
         return jobsRunByWaiters.get();
     }
 
-    /** Counts a cancelled job; after shutdownNow also lists it for shutdownNow's report. */
-    void reportCancelled(JobNode job) {
+    /** Counts a cancelled job; after shutdownNow, or if asked ({@code list}), also lists it for shutdownNow's report. */
+    void reportCancelled(JobNode job, boolean list) {
         Worker w = Worker.current(this);
         if (w != null) {
             w.count(Worker.JOBS_CANCELLED);
         } else {
             cancelledOutsideWorkers.incrementAndGet();
         }
-        if (runState >= STOPPING) {
+        if (list || runState >= STOPPING) {
             cancelledReport.add(JobInfo.of(job));
         }
     }
@@ -544,7 +544,7 @@ final class Scheduler {
             } else if (mainThread.owner() == null && !mainThread.isEmpty()) {
                 // No main thread was ever bound, so nobody will run them: cancel them now rather than at
                 // termination, which a job waiting on one would otherwise keep from coming (close hung).
-                cancelledReport.addAll(mainThread.cancelQueuedListed());   // listed as termination would
+                mainThread.cancelQueuedUnowned();   // each listed for shutdownNow, as termination would
             }
             long remaining = deadline - System.nanoTime();
             if (remaining <= 0) {

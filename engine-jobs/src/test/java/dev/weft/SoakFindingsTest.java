@@ -238,6 +238,25 @@ class SoakFindingsTest {
     }
 
     /**
+     * CI found the test above reporting the job twice: the one worker reached TERMINATED (≥ STOPPING)
+     * before close() cancelled the unowned queue, so completeCancelled listed the job and close() then
+     * added its own list of the same job. Here the workers terminate first on purpose, every time.
+     */
+    @Test
+    void aMainThreadJobCancelledByCloseAfterTheWorkersTerminatedIsReportedOnce() {
+        JobSystem jobs = system(1);
+        JobHandle<Integer> left = jobs.onMainThread("left for the main thread", () -> 1);   // nobody drains it
+        jobs.shutdown();
+        TestSupport.eventually("the workers terminated", jobs::isTerminated);
+        jobs.close();
+        assertTrue(left.isCancelled());
+        List<JobInfo> reported = jobs.shutdownNow();
+        assertEquals(1, reported.stream().filter(i -> i.name().equals("left for the main thread")).count(),
+                "reported: " + reported);
+        assertEquals(1, jobs.stats().jobsCancelled());
+    }
+
+    /**
      * Found by the soak after 3459ad4 (with the handle cancels it had avoided until then): cancel() on a
      * running handle calls cancelWait() on its runner fiber, which wakes whatever wait that fiber is
      * parked in — also the wait of another job that the handle's wait runs inline (helpBeforeWait runs
