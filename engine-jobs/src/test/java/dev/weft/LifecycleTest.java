@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** Results, cancellation, shutdown, main-thread jobs, locks and misuse. */
+/** Results, cancellation, shutdown, locks and misuse (main-thread jobs: MainThreadJobsTest). */
 @Timeout(120)
 class LifecycleTest {
 
@@ -381,114 +381,6 @@ class LifecycleTest {
             await(released);
             await(done);
             assertEquals(workers * 6, contenders.get());
-        }
-    }
-
-    @Test
-    void mainThreadJobsRunOnTheMainThreadAndAFiberWaitsForThem() {
-        try (JobSystem jobs = system(2)) {
-            jobs.bindMainThread();
-            Thread main = Thread.currentThread();
-            JobHandle<String> pipeline = jobs.submit(() -> {
-                byte[] decoded = {1, 2, 3};                                 // "decode on a worker"
-                JobHandle<Thread> upload = jobs.onMainThread("upload", () -> Thread.currentThread());
-                Thread uploader = upload.join();                            // parks this fiber
-                return (uploader == main) + "/" + decoded.length + "/" + Jobs.inFiber();   // "continue"
-            });
-            // The game loop: drain main-thread jobs each "frame" until the pipeline is done.
-            while (!pipeline.isDone()) {
-                jobs.runMainThreadJobs(1_000_000);
-                Thread.onSpinWait();
-            }
-            assertEquals("true/3/true", join(pipeline));
-        }
-    }
-
-    @Test
-    void theMainThreadWaitingOnWorkThatNeedsTheMainThreadDoesNotDeadlock() {
-        try (JobSystem jobs = system(1)) {
-            jobs.bindMainThread();
-            // The worker job needs a main-thread upload; the main thread blocks on the worker job.
-            JobHandle<Integer> h = jobs.submit(() -> jobs.onMainThread(() -> 41).join() + 1);
-            assertEquals(42, join(h), "the main thread ran the upload while it waited");
-            JobHandle<Integer> direct = jobs.onMainThread(() -> 5);
-            assertEquals(5, join(direct), "joining a main-thread job on the main thread runs it");
-        }
-    }
-
-    /**
-     * A program that never ran main-thread jobs (a headless server, a test of game code) closes while a job
-     * waits on one: close() hung forever, silently, since only the main thread runs them and there was none.
-     * With no main thread bound, close cancels them (as it would at termination: nobody will run them), so
-     * the waiting job ends with the cancellation, and close returns.
-     */
-    @Test
-    void closeWithNoMainThreadBoundCancelsTheMainThreadJobsAJobWaitsFor() throws Exception {
-        JobSystem jobs = system(2);
-        JobHandle<Integer> load = jobs.submit(Priority.NORMAL, "load rock",
-                () -> jobs.onMainThread("upload rock", () -> 41).join() + 1);
-        eventually("the upload is queued for the main thread", () -> jobs.stats().waits() > 0);
-        Thread closer = Thread.ofPlatform().name("closer").start(jobs::close);
-        closer.join(LONG.toMillis());
-        boolean closed = !closer.isAlive();
-        if (!closed) {
-            jobs.shutdownNow();                  // lets the stuck close() end, so the test fails instead of hanging
-            closer.join(LONG.toMillis());
-        }
-        assertTrue(closed, "close() hung waiting for a main-thread job nobody could run");
-        JobFailedException f = assertThrows(JobFailedException.class, () -> join(load));
-        assertInstanceOf(java.util.concurrent.CancellationException.class, f.getCause(), "the upload was cancelled: " + f);
-    }
-
-    /**
-     * A level load queues uploads for the main thread while the main thread waits on its frame. The wait
-     * runs main-thread jobs (it must: the frame may need one), but it ran every queued one before it looked
-     * at its counter again, so 300 one-millisecond uploads made one 824 ms frame, whatever budget the loop
-     * gave runMainThreadJobs (a probe of the README's game loop). Here the frame needs only the first job:
-     * the wait must return after it, and leave the rest to the budgeted call.
-     */
-    @Test
-    void aMainThreadWaitReturnsOnceItsCounterIsDoneNotAfterEveryQueuedJob() {
-        try (JobSystem jobs = system(2)) {
-            jobs.bindMainThread();
-            Counter frame = new Counter("frame");
-            frame.add(1);
-            AtomicInteger ran = new AtomicInteger();
-            jobs.onMainThread("the frame's GL query", () -> {
-                ran.incrementAndGet();
-                frame.decrement();
-                return null;
-            });
-            for (int i = 0; i < 50; i++) {
-                jobs.onMainThread("level upload " + i, () -> ran.incrementAndGet());
-            }
-            frame.await();
-            assertEquals(1, ran.get(), "main-thread jobs run inside the frame's wait, after it was done");
-            int rest = 0;
-            while (rest < 50) {
-                rest += jobs.runMainThreadJobs(Long.MAX_VALUE);
-            }
-            assertEquals(51, ran.get());
-        }
-    }
-
-    @Test
-    void mainThreadBudgetIsRespectedAndTheMailboxWakesOnlyASleepingOwner() {
-        try (JobSystem jobs = system(2)) {
-            jobs.bindMainThread();
-            for (int i = 0; i < 100; i++) {
-                jobs.onMainThread(() -> {
-                    TestSupport.sleepMillis(1);
-                    return null;
-                });
-            }
-            int ran = jobs.runMainThreadJobs(5_000_000);                   // 5 ms budget, 1 ms jobs
-            assertTrue(ran >= 1 && ran < 100, "ran " + ran + " of 100 within a 5 ms budget");
-            int total = ran;
-            while (total < 100) {
-                total += jobs.runMainThreadJobs(Long.MAX_VALUE);
-            }
-            assertEquals(100, total);
         }
     }
 
