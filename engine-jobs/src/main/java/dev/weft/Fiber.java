@@ -455,6 +455,19 @@ final class Fiber implements Executor, Runnable {
     }
 
     /**
+     * shutdownNow, after {@link #cancelWait}: interrupts this fiber if it runs a job, so that a job blocked
+     * in a JDK call (sleep, BlockingQueue.take, Object.wait) ends as with the JDK's shutdownNow, instead
+     * of keeping close() and awaitTermination waiting for ever. A racy read of currentJob: should the job
+     * end meanwhile, the interrupt reaches the fiber's next job, which shutdownNow cancels too, or its
+     * idle park, which clears it (parkIdle); runTopLevel clears it after every job either way.
+     */
+    void interruptJob() {
+        if (currentJob != null) {
+            thread.interrupt();
+        }
+    }
+
+    /**
      * Canceller side: wake this fiber's wait with a cancellation only if {@code job} is the job waiting
      * in it. A cancelled handle may be running, nested on its fiber, a job of the counter it waits on
      * (see {@link #helpBeforeWait}); that job was not cancelled and its wait is left alone. The handle

@@ -256,10 +256,14 @@ final class FiberPool {
         scheduler.wakeHelpedJob();
     }
 
-    /** shutdownNow: every parked wait throws JobCancelledException (runState was written first). */
+    /**
+     * shutdownNow: every parked wait throws JobCancelledException (runState was written first), and every
+     * running job is interrupted (a JDK call it blocks in throws InterruptedException).
+     */
     void cancelAllWaits() {
         for (Fiber f : allFibers) {
             f.cancelWait();
+            f.interruptJob();
         }
         scheduler.wakeHelpedJob();
     }

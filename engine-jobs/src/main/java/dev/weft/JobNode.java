@@ -185,8 +185,9 @@ abstract class JobNode {
         }
         markDone();
         // A job that ends by throwing JobCancelledException after being asked to stop honoured the
-        // cancellation: it completes as cancelled, not failed (its counter records no failure).
-        boolean honouredCancel = failure instanceof JobCancelledException
+        // cancellation: it completes as cancelled, not failed (its counter records no failure). So does
+        // one that ends with the InterruptedException of shutdownNow's interrupt (Fiber.interruptJob).
+        boolean honouredCancel = (failure instanceof JobCancelledException || failure instanceof InterruptedException)
                 && (isCancellationRequested() || s.isStopping());
         try {
             complete(s, honouredCancel ? null : failure, honouredCancel, on);

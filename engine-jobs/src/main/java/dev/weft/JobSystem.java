@@ -46,6 +46,7 @@ public final class JobSystem implements Executor, AutoCloseable {
         this.scheduler = new Scheduler(b.name, b.deterministicSeed != null ? 1 : b.workers, b.workerStackBytes,
                 b.idleStrategy, b.fiberPool, b.guardedFailureHandler(), b.deterministicSeed, b.pinWorkers,
                 b.workerCaps(b.deterministicSeed != null ? 1 : b.workers), b.waitersHelp, b.readyGraceNanos);
+        scheduler.keepsJvmUpWhileShuttingDown = b.keepsJvmUpWhileShuttingDown;   // before any shutdown call
         if (b.watchdogThreshold != null) {
             new Watchdog(scheduler, b.watchdogThreshold, b.watchdogSink).start();
         }
@@ -138,7 +139,7 @@ public final class JobSystem implements Executor, AutoCloseable {
     @Override
     public void execute(Runnable command) {
         Objects.requireNonNull(command, "command is null: pass the work to run");
-        scheduler.run(Priority.NORMAL, null, command::run, null, scheduler.executorGroup);
+        scheduler.run(Priority.NORMAL, null, new ExecuteJob(command), null, scheduler.executorGroup);
     }
 
     /**
@@ -456,7 +457,13 @@ public final class JobSystem implements Executor, AutoCloseable {
         }
     }
 
-    /** Starts a graceful shutdown and returns at once; see {@link #close()}. */
+    /**
+     * Starts a graceful shutdown and returns at once; see {@link #close()}. Workers are daemon threads,
+     * but from this call until termination one non-daemon thread keeps the JVM up, as the JDK's pools
+     * do: {@code jobs.shutdown()} at the end of {@code main} still runs everything submitted (a save
+     * queued before it is written). Main-thread jobs are not waited for once the main thread has ended:
+     * they are cancelled, so that a job waiting on one cannot keep the JVM up for ever.
+     */
     public void shutdown() {
         scheduler.shutdown();
     }
@@ -465,10 +472,15 @@ public final class JobSystem implements Executor, AutoCloseable {
      * Stops now: refuses every submission, cancels every queued job, every queued main-thread job and
      * every job still waiting for its prerequisites ({@link #after}) (each completes its counter and its
      * handle reports cancelled), wakes every parked job with
-     * {@link JobCancelledException}, and returns exactly the jobs that never ran: every submitted job is
+     * {@link JobCancelledException}, interrupts the fiber of every running job (so that one blocked in a
+     * JDK call, a {@code BlockingQueue.take()}, a sleep, {@code Object.wait}, gets the
+     * {@link InterruptedException} the JDK's {@code shutdownNow} would give it; a job that ends with it
+     * completes as cancelled, not failed), and returns exactly the jobs that never ran: every submitted job is
      * in this list or ran. A job a worker had already taken from a queue when this was called still
-     * starts, with {@link Jobs#isCancelled()} true and its waits cancelled, as do running jobs; those that
-     * do not honour cancellation run on until they end. Returns at once; {@link #awaitTermination} waits.
+     * starts, with {@link Jobs#isCancelled()} true and its waits cancelled, but is not interrupted; running
+     * jobs that honour neither run on until they end. Main-thread jobs that are running, and jobs a
+     * waiting thread runs for it, are not interrupted (the thread is not Weft's). Returns at once;
+     * {@link #awaitTermination} waits.
      *
      * @return the jobs that never ran and never will, each with its name, priority and group
      */

@@ -25,6 +25,9 @@ public final class JobSystemBuilder {
     java.util.function.Consumer<WatchdogReport> watchdogSink = r -> System.err.println(r);
     Long deterministicSeed;
     boolean pinWorkers;
+    // Tests only (a Lincheck test whose model checker cannot have threads started under it): no
+    // ShutdownKeeper for this system.
+    boolean keepsJvmUpWhileShuttingDown = true;
     private final int[] maxWorkers = new int[Priority.COUNT];   // 0: not set
     boolean waitersHelp = true;
     long readyGraceNanos = WorkPicker.DEFAULT_READY_GRACE_NANOS;   // internal: tests set it (WorkPicker#stealReady)
@@ -237,6 +240,12 @@ public final class JobSystemBuilder {
      */
     public JobSystemBuilder deterministic(long seed) {
         this.deterministicSeed = seed;
+        return this;
+    }
+
+    /** Tests only: this system's shutdown starts no {@link ShutdownKeeper} (the JVM may exit before it drains). */
+    JobSystemBuilder withoutShutdownKeeper() {
+        keepsJvmUpWhileShuttingDown = false;
         return this;
     }
 

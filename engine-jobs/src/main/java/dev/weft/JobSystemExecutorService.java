@@ -32,9 +32,9 @@ import java.util.concurrent.atomic.AtomicLong;
 final class JobSystemExecutorService extends AbstractExecutorService {
     private final Scheduler scheduler;
     private final JobGroup group;                                // shutdownNow asks running tasks to stop
-    // Tasks not ended yet, with their submission order and what shutdownNow returns for them (null for
-    // a Callable, which has no Runnable to return).
-    private final ConcurrentHashMap<JobHandle<?>, Task> live = new ConcurrentHashMap<>();
+    // Tasks not ended yet, with their submission order, what shutdownNow returns for them, and their
+    // interrupt handshake (ViewTask).
+    private final ConcurrentHashMap<JobHandle<?>, ViewTask> live = new ConcurrentHashMap<>();
     private final AtomicLong submitted = new AtomicLong();
     private final Counter pending = new Counter("executor-service tasks");
     private volatile boolean shutdown;
@@ -56,32 +56,32 @@ final class JobSystemExecutorService extends AbstractExecutorService {
     @Override
     public <T> Future<T> submit(Callable<T> task) {
         Objects.requireNonNull(task, "task is null: pass the task to run");
-        return new HandleFuture<>(start(null, task, false));
+        return start(task, task, false);
     }
 
     @Override
     public Future<?> submit(Runnable task) {
         Objects.requireNonNull(task, "task is null: pass the task to run");
-        return new HandleFuture<>(start(task, () -> {
+        return start(task, () -> {
             task.run();
             return null;
-        }, false));
+        }, false);
     }
 
     @Override
     public <T> Future<T> submit(Runnable task, T result) {
         Objects.requireNonNull(task, "task is null: pass the task to run");
-        return new HandleFuture<>(start(task, () -> {
+        return start(task, () -> {
             task.run();
             return result;
-        }, false));
+        }, false);
     }
 
     /**
      * Submits one task. {@code pending} goes up before the shutdown check is read, so a shutdown that
      * reads {@code pending == 0} afterwards cannot miss a task that got past the check (both volatile).
      */
-    private <T> JobHandle<T> start(Runnable original, Callable<T> body, boolean reportFailure) {
+    private <T> HandleFuture<T> start(Object original, Callable<T> body, boolean reportFailure) {
         pending.add(1);
         if (shutdown) {
             pending.decrement();
@@ -89,16 +89,17 @@ final class JobSystemExecutorService extends AbstractExecutorService {
                     + scheduler.name() + "' was shut down (the job system itself still runs; submit to it, "
                     + "or to a new asExecutorService() view)");
         }
+        ViewTask task = new ViewTask(submitted.getAndIncrement(), original);
         JobHandle<T> h;
         try {
-            h = scheduler.submit(Priority.NORMAL, null, body, null, group);
+            h = scheduler.submit(Priority.NORMAL, task.taskName(), () -> task.call(body), null, group);
         } catch (RuntimeException refused) {          // the job system itself is closing or stopped
             pending.decrement();
             throw refused;
         }
-        live.put(h, new Task(submitted.getAndIncrement(), original));
+        live.put(h, task);
         h.toCompletableFuture().whenComplete((value, failure) -> ended(h, failure, reportFailure));
-        return h;
+        return new HandleFuture<>(h, task);
     }
 
     /** Runs once per task, on the thread that completed it (or here, if it ended before we got there). */
@@ -117,37 +118,40 @@ final class JobSystemExecutorService extends AbstractExecutorService {
     }
 
     /**
-     * Shuts down, cancels every task of this view that has not started (returned, never run), and asks
-     * the running ones to stop the Weft way: {@link Jobs#isCancelled()} turns true in them and in the jobs
-     * they submitted, and a wait they are parked in throws {@link JobCancelledException}. Threads are not
-     * interrupted: a Weft fiber serves many jobs.
+     * Shuts down, cancels every task of this view that has not started (returned, never run; a Callable
+     * as a Runnable that calls it), and asks the running ones to stop: the Weft way ({@link Jobs#isCancelled()}
+     * turns true in them and in the jobs they submitted, and a wait they are parked in throws
+     * {@link JobCancelledException}) and the JDK's (their thread is interrupted, through the handshake of
+     * {@link ViewTask}, so the interrupt never reaches another job of the same fiber).
      */
     @Override
     public List<Runnable> shutdownNow() {
         shutdown = true;
-        List<Map.Entry<JobHandle<?>, Task>> tasks = new ArrayList<>(live.entrySet());
-        tasks.sort(Comparator.comparingLong(e -> e.getValue().order()));   // in submission order, as the JDK's pools
+        List<Map.Entry<JobHandle<?>, ViewTask>> tasks = new ArrayList<>(live.entrySet());
+        tasks.sort(Comparator.comparingLong(e -> e.getValue().order));     // in submission order, as the JDK's pools
         // First every unstarted task, then the running ones: asked to stop first, a running task would
         // free its worker, which could start a queued task before this loop reached it.
         List<Runnable> neverRan = new ArrayList<>();
-        for (Map.Entry<JobHandle<?>, Task> e : tasks) {
-            Runnable original = e.getValue().original();
-            if (e.getKey().cancelIfNotStarted() && original != null) {
-                neverRan.add(original);
+        for (Map.Entry<JobHandle<?>, ViewTask> e : tasks) {
+            if (e.getKey().cancelIfNotStarted()) {
+                neverRan.add(e.getValue().asRunnable());
             }
         }
         group.cancel();                       // running tasks, and the jobs they submitted, see isCancelled()
+        for (Map.Entry<JobHandle<?>, ViewTask> e : tasks) {
+            e.getValue().interrupt();         // a task blocked in a JDK call (take, sleep) ends, as with the JDK
+        }
         return neverRan;
     }
 
     @Override
     public boolean isShutdown() {
-        return shutdown;
+        return shutdown || scheduler.runState() != Scheduler.RUNNING;   // the job system's shutdown refuses ours too
     }
 
     @Override
     public boolean isTerminated() {
-        return shutdown && pending.isDone();
+        return isShutdown() && pending.isDone();
     }
 
     @Override
@@ -164,7 +168,7 @@ final class JobSystemExecutorService extends AbstractExecutorService {
             if (Thread.interrupted()) {
                 throw new InterruptedException("awaitTermination interrupted");
             }
-            if (shutdown) {
+            if (isShutdown()) {
                 pending.await(Duration.ofNanos(remaining));   // timed: sleeps, never runs a job here
             } else {
                 TimeUnit.NANOSECONDS.sleep(Math.min(remaining, 1_000_000L));   // not shut down: poll
@@ -174,21 +178,28 @@ final class JobSystemExecutorService extends AbstractExecutorService {
 
     @Override
     public String toString() {
-        return "ExecutorService[" + scheduler.name() + (shutdown ? ", shut down" : "") + ", " + pending.value()
+        return "ExecutorService[" + scheduler.name() + (isShutdown() ? ", shut down" : "") + ", " + pending.value()
                 + " tasks pending]";
     }
-
-    private record Task(long order, Runnable original) {}
 
     /** How often a thread waiting in {@code Future.get} outside the job system looks at its interrupt status. */
     static final long INTERRUPT_POLL_MILLIS = 20;
 
     /** The JDK's {@link Future} over a job handle: cancel cancels the job, failures come as ExecutionException. */
-    private record HandleFuture<T>(JobHandle<T> handle) implements Future<T> {
-        /** True if the task had not started: it never will. A running task is asked to stop and this returns false. */
+    private record HandleFuture<T>(JobHandle<T> handle, ViewTask task) implements Future<T> {
+        /**
+         * True if the task had not started: it never will. A running task is asked to stop (and, with
+         * {@code mayInterruptIfRunning}, interrupted), and this returns false: it is not done until it ends.
+         */
         @Override
         public boolean cancel(boolean mayInterruptIfRunning) {
-            return handle.cancel();
+            if (handle.cancel()) {
+                return true;
+            }
+            if (mayInterruptIfRunning && !handle.isDone()) {
+                task.interrupt();
+            }
+            return false;
         }
 
         @Override
@@ -237,7 +248,11 @@ final class JobSystemExecutorService extends AbstractExecutorService {
                     while (!handle.isDone() && (left = deadline - System.nanoTime()) > 0) {
                         awaitSlice(Duration.ofNanos(Math.min(left, INTERRUPT_POLL_MILLIS * 1_000_000L)));
                     }
-                    return handle.join(Duration.ZERO);   // done, or TimeoutException
+                    if (!handle.isDone()) {
+                        throw new TimeoutException("task " + handle.name() + " did not finish within " + timeout
+                                + " " + unit.toString().toLowerCase(java.util.Locale.ROOT));
+                    }
+                    return handle.join(Duration.ZERO);   // done
                 }
                 return handle.join(Duration.ofNanos(unit.toNanos(timeout)));
             } catch (JobFailedException f) {

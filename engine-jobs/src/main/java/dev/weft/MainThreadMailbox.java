@@ -2,8 +2,6 @@ package dev.weft;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.ArrayList;
-import java.util.List;
 import dev.weft.internal.InjectionQueue;
 import java.util.concurrent.locks.LockSupport;
 
@@ -239,16 +237,15 @@ final class MainThreadMailbox {
         }
     }
 
-    /** At termination: cancels what is left (nobody will run it) and returns what it cancelled. */
-    List<JobInfo> cancelAll() {
-        List<JobInfo> cancelled = new ArrayList<>();
-        JobHandle<?> j;
-        while ((j = queue.poll()) != null) {
-            if (j.cancel()) {
-                cancelled.add(JobInfo.of(j));
-            }
-        }
-        return cancelled;
+    /**
+     * At termination: cancels what is left (nobody will run it), each reported by completeCancelled. Two
+     * threads may do this at once (the owner's awaitTermination and another's: a closer, the
+     * ShutdownKeeper), so it waits out the other's consumer turn as cancelQueued does. It stopped at its
+     * first null poll, and each of two such callers could see the other holding the turn: both left, and a
+     * main-thread job stayed queued, never run nor cancelled (SoakTest, once the keeper existed).
+     */
+    void cancelAll() {
+        cancelQueued(false);
     }
 
     private void runOne(JobHandle<?> j) {

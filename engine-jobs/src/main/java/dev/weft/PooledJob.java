@@ -59,6 +59,6 @@ final class PooledJob extends JobNode {
     @Override
     String defaultName() {
         Job j = job;
-        return j == null ? "job" : j.getClass().getName();
+        return j == null ? "job" : j instanceof ExecuteJob e ? e.taskName() : j.getClass().getName();
     }
 }

@@ -92,6 +92,7 @@ final class Scheduler {
     private final WorkerParking parking;   // sleeping, waking, terminating workers
     final AtomicInteger externalSubmitters;  // parking.externalSubmitters: submit counts here
     private final AtomicLong cancelledOutsideWorkers = new AtomicLong();
+    boolean keepsJvmUpWhileShuttingDown = true;   // JobSystemBuilder.withoutShutdownKeeper (tests); set before any shutdown
     private final boolean pinWorkers;   // JobSystemBuilder.pinWorkersToCores; published to workers by Thread.start
     private volatile int runState;      // RUNNING → CLOSING/STOPPING → TERMINATED
     // The group of Executor.execute's jobs: never cancelled and never handed out, so they do not inherit
@@ -496,6 +497,7 @@ final class Scheduler {
     /** The termination decision (WorkerParking) ends the system: nothing could make new work any more. */
     void markTerminated() {
         RUN_STATE.setVolatile(this, TERMINATED);
+        ShutdownKeeper.terminated(this);
         blockingPool.close();
     }
 
@@ -508,6 +510,7 @@ final class Scheduler {
                 break;
             }
             if (RUN_STATE.compareAndSet(this, RUNNING, CLOSING)) {
+                ShutdownKeeper.shuttingDown(this);  // the JVM stays up until what was submitted has run (if kept)
                 break;
             }
         }
@@ -517,7 +520,13 @@ final class Scheduler {
     List<JobInfo> shutdownNow() {
         for (;;) {
             int rs = runState;
-            if (rs >= STOPPING || RUN_STATE.compareAndSet(this, rs, STOPPING)) {
+            if (rs >= STOPPING) {
+                break;
+            }
+            if (RUN_STATE.compareAndSet(this, rs, STOPPING)) {
+                if (rs == RUNNING) {
+                    ShutdownKeeper.shuttingDown(this);   // the first shutdown call (shutdown() may have been it)
+                }
                 break;
             }
         }
@@ -541,9 +550,9 @@ final class Scheduler {
         for (;;) {
             if (owner) {
                 mainThread.runPendingWhileWaiting();
-            } else if (mainThread.owner() == null && !mainThread.isEmpty()) {
-                // No main thread was ever bound, so nobody will run them: cancel them now rather than at
-                // termination, which a job waiting on one would otherwise keep from coming (close hung).
+            } else if (mainThreadGone() && !mainThread.isEmpty()) {
+                // No main thread is bound, or it ended, so nobody will run them: cancel them now rather than
+                // at termination, which a job waiting on one would otherwise keep from coming (close hung).
                 mainThread.cancelQueuedUnowned();   // each listed for shutdownNow, as termination would
             }
             long remaining = deadline - System.nanoTime();
@@ -551,7 +560,7 @@ final class Scheduler {
                 return terminated.getCount() == 0;
             }
             long slice = owner ? Math.min(remaining, TimeUnit.MILLISECONDS.toNanos(1))
-                    : mainThread.owner() == null ? Math.min(remaining, TimeUnit.MILLISECONDS.toNanos(10)) : remaining;
+                    : mainThreadGone() ? Math.min(remaining, TimeUnit.MILLISECONDS.toNanos(10)) : remaining;
             if (terminated.await(slice, TimeUnit.NANOSECONDS)) {
                 mainThread.cancelAll();        // each is reported (once) by completeCancelled
                 if (owner) {
@@ -560,6 +569,23 @@ final class Scheduler {
                 return true;
             }
         }
+    }
+
+    /**
+     * The ShutdownKeeper's wait: for termination only. Main-thread jobs are cancelled here only when no main
+     * thread will run them (none bound, or it ended); otherwise they are the main thread's to run or cancel.
+     */
+    boolean awaitTerminationKeepingJvmUp(Duration timeout) throws InterruptedException {
+        if (mainThreadGone() && !mainThread.isEmpty()) {
+            mainThread.cancelQueuedUnowned();
+        }
+        return terminated.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    /** No main thread will run main-thread jobs: none was bound, or it ended (a main() that returned). */
+    private boolean mainThreadGone() {
+        Thread owner = mainThread.owner();
+        return owner == null || !owner.isAlive();
     }
 
     void workerExited(Worker w) {

@@ -158,7 +158,12 @@ class AllocationTest {
         Counter parentDone = new Counter("parent");
         return () -> {
             jobs.run(parent, parentDone);
-            TestSupport.await(parentDone);             // the counter publishes roundBytes
+            // The counter publishes roundBytes. Four times the usual bound: a stolen round on a CI machine
+            // with a busy core took most of it (each steal may wait for the thief's time slice).
+            if (!parentDone.await(TestSupport.LONG.multipliedBy(4))) {
+                throw new AssertionError("a round did not end within " + TestSupport.LONG.multipliedBy(4) + "\n"
+                        + TestSupport.threadDump());
+            }
             return roundBytes[0];
         };
     }

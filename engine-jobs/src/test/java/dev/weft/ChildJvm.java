@@ -26,10 +26,21 @@ final class ChildJvm {
         List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command().orElseThrow());
         command.addAll(javaArgs);
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes());
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "java " + javaArgs + " did not exit: " + out);
-        return new Result(out, p.exitValue());
+        // Output to a file, not a pipe read to its end: a child that never exits would hold that read (and
+        // the test) for ever, past the wait's bound. Killed after the bound, it fails the test with its output.
+        Path output = Files.createTempFile("child-jvm", ".out");
+        try {
+            Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
+            boolean exited = p.waitFor(120, TimeUnit.SECONDS);
+            if (!exited) {
+                p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+            String out = Files.readString(output);
+            assertTrue(exited, "java " + javaArgs + " did not exit within 120 s (killed): " + out);
+            return new Result(out, p.exitValue());
+        } finally {
+            Files.deleteIfExists(output);
+        }
     }
 
     record Result(String output, int exitCode) {}

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 @Tag("lincheck")
 @Param(name = "v", gen = IntGen.class, conf = "1:9")
 public class MainThreadMailboxLincheckTest {
-    private final JobSystem jobs = JobSystem.builder().name("lincheck").workers(1).build();
+    private final JobSystem jobs = JobSystem.builder().name("lincheck").workers(1).withoutShutdownKeeper().build();   // no thread started under the model checker
     private Integer lastRun;              // written by the main-thread job, read by the owner after it ran
     private boolean bound;                // owner only: this invocation's system is bound to the owner
 

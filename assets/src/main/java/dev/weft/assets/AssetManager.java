@@ -370,7 +370,9 @@ public final class AssetManager implements AutoCloseable {
      * still running to stop (those of assets released earlier too, and their decodes queued in the decode
      * lane), and stops the I/O threads if this manager made them. After it returns, {@link #stats()} does
      * not change any more: no decode of this manager still allocates or frees. On the main thread the wait
-     * keeps running main-thread jobs; with an uploader, run them once more afterwards for the queued frees.
+     * keeps running main-thread jobs; with an uploader, run them once more afterwards for the queued frees
+     * (every GPU free is queued by the time this returns, so once is enough; {@code jobs.close()} on the
+     * main thread runs them too).
      * If the job system was closed first, the GPU frees cannot be queued: close() says on stderr how many
      * GPU objects were not freed (it does not throw: it often runs after the game has already failed).
      */
@@ -397,6 +399,9 @@ public final class AssetManager implements AutoCloseable {
             awaitEnded(loadsRunning, deadline);
             // A task its cancelled caller abandoned still runs; after shutdownNow() none of them can.
             lane.awaitIdle(untilDeadline(deadline), jobs::isTerminated);
+            // Every cleanup above has submitted the job that queues its GPU free (before loadsRunning came
+            // down); wait until each has queued it, so that one more runMainThreadJobs frees everything.
+            awaitEnded(transfers.freesBeingQueued, deadline);
         } finally {
             if (ownsIo) {
                 io.close();
