@@ -205,9 +205,11 @@ final class MainThreadMailbox {
     }
 
     /**
-     * shutdownNow, on any thread: cancels every queued main-thread job (each completes cancelled and is
-     * reported by {@link JobNode#completeCancelled}). The owner may run some concurrently: the consumer
-     * turn gives each job to one of us.
+     * shutdownNow, and every awaitTermination caller at termination (nobody will run what is left), on
+     * any thread: cancels every queued main-thread job (each completes cancelled and is reported by
+     * {@link JobNode#completeCancelled}). The owner, or another canceller, may take some concurrently: the
+     * consumer turn gives each job to one of us, and a null poll on a non-empty queue waits out the other's
+     * turn rather than stopping.
      */
     void cancelQueued() {
         cancelQueued(false);
@@ -235,17 +237,6 @@ final class MainThreadMailbox {
                 j.cancelIfNotStarted(listForShutdownNow);
             }
         }
-    }
-
-    /**
-     * At termination: cancels what is left (nobody will run it), each reported by completeCancelled. Two
-     * threads may do this at once (the owner's awaitTermination and another's: a closer, the
-     * ShutdownKeeper), so it waits out the other's consumer turn as cancelQueued does. It stopped at its
-     * first null poll, and each of two such callers could see the other holding the turn: both left, and a
-     * main-thread job stayed queued, never run nor cancelled (SoakTest, once the keeper existed).
-     */
-    void cancelAll() {
-        cancelQueued(false);
     }
 
     private void runOne(JobHandle<?> j) {

@@ -562,7 +562,7 @@ final class Scheduler {
             long slice = owner ? Math.min(remaining, TimeUnit.MILLISECONDS.toNanos(1))
                     : mainThreadGone() ? Math.min(remaining, TimeUnit.MILLISECONDS.toNanos(10)) : remaining;
             if (terminated.await(slice, TimeUnit.NANOSECONDS)) {
-                mainThread.cancelAll();        // each is reported (once) by completeCancelled
+                mainThread.cancelQueued();     // what is left: each reported (once) by completeCancelled
                 if (owner) {
                     mainThread.unbind();
                 }
