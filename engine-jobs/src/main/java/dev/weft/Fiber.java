@@ -462,7 +462,10 @@ final class Fiber implements Executor, Runnable {
      * idle park, which clears it (parkIdle); runTopLevel clears it after every job either way.
      */
     void interruptJob() {
-        if (currentJob != null) {
+        // Not an idle fiber (volatile read): interrupting a parked virtual thread submits it, so an idle one
+        // would be readied for nothing. The caller holds termination off meanwhile (Scheduler.shutdownNow),
+        // so a fiber readied anyway, its job having ended after these reads, is run and re-pooled.
+        if (currentJob != null && !idle) {
             thread.interrupt();
         }
     }

@@ -387,7 +387,9 @@ public final class JobSystem implements Executor, AutoCloseable {
      * @param <T> the result type
      * @param callable the work to run on the main thread; not null
      * @return the job's handle, completed once the main thread has run it (or cancelled at shutdown)
-     * @throws java.util.concurrent.RejectedExecutionException once the system is shutting down
+     * @throws java.util.concurrent.RejectedExecutionException after {@code shutdownNow()}; after {@code close()}
+     *         or {@code shutdown()} too, unless called from a job or from the main thread itself (an I/O
+     *         thread's post is refused then, as an outside {@code submit} is)
      */
     public <T> JobHandle<T> onMainThread(Callable<T> callable) {
         return scheduler.onMainThread(null, callable);
@@ -400,7 +402,9 @@ public final class JobSystem implements Executor, AutoCloseable {
      * @param name the job's name in failures and traces; may be null
      * @param callable the work to run on the main thread; not null
      * @return the job's handle, completed once the main thread has run it (or cancelled at shutdown)
-     * @throws java.util.concurrent.RejectedExecutionException once the system is shutting down
+     * @throws java.util.concurrent.RejectedExecutionException after {@code shutdownNow()}; after {@code close()}
+     *         or {@code shutdown()} too, unless called from a job or from the main thread itself (an I/O
+     *         thread's post is refused then, as an outside {@code submit} is)
      */
     public <T> JobHandle<T> onMainThread(String name, Callable<T> callable) {
         return scheduler.onMainThread(name, callable);

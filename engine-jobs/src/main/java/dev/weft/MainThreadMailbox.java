@@ -3,6 +3,7 @@ package dev.weft;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import dev.weft.internal.InjectionQueue;
+import java.util.concurrent.Callable;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -81,6 +82,12 @@ final class MainThreadMailbox {
         return owner;
     }
 
+    /** No thread will run main-thread jobs: none was bound, or it ended (a main() that returned). */
+    boolean ownerGone() {
+        Thread o = owner;
+        return o == null || !o.isAlive();
+    }
+
     /**
      * Any thread: what a timeout message or the watchdog should add when main-thread jobs are queued
      * and no thread has ever run them (nobody called {@code bindMainThread} or {@code runMainThreadJobs}),
@@ -125,6 +132,45 @@ final class MainThreadMailbox {
         if (owner == Thread.currentThread()) {
             OWNED.remove();
         }
+    }
+
+    /**
+     * {@code JobSystem.onMainThread}, after its argument checks: queues a main-thread job, or refuses it
+     * if the system no longer takes one from the calling thread.
+     */
+    <T> JobHandle<T> post(String jobName, Callable<T> callable) {
+        Scheduler s = scheduler;
+        Worker w = Worker.current(s);
+        if (w != null) {                 // a running job holds termination off: accepted while closing
+            if (s.runState() >= Scheduler.STOPPING) {
+                throw s.rejected("onMainThread");
+            }
+            return offerNew(jobName, callable, s.inheritedGroup(w));
+        }
+        // Any other thread (an I/O thread posting uploads) registers as a submit does, so that termination
+        // waits for its offer: a post that read CLOSING and queued after the last pass over the mailbox at
+        // termination was neither run nor cancelled, and its joiner hung. While closing, only a job a
+        // waiting thread runs for us (WaitingHelp) and the owner itself may post: the owner is this
+        // mailbox's consumer, so what it posts it runs (or its own close cancels).
+        s.externalSubmitters.incrementAndGet();   // XADD, before reading runState (Scheduler, "Shutdown")
+        try {
+            int rs = s.runState();
+            if (rs != Scheduler.RUNNING && (rs >= Scheduler.STOPPING
+                    || (WaitingHelp.current() == null && owner != Thread.currentThread()))) {
+                throw s.rejected("onMainThread");
+            }
+            return offerNew(jobName, callable, s.waitingHelp != null ? Scheduler.inheritedGroupOutside() : null);
+        } finally {
+            s.externalSubmitters.decrementAndGet();
+        }
+    }
+
+    // A main-thread job posted by a job belongs to that job's group (a cancelled level's uploads are
+    // cancelled too).
+    private <T> JobHandle<T> offerNew(String jobName, Callable<T> callable, JobGroup group) {
+        JobHandle<T> h = new JobHandle<>(scheduler, jobName, Priority.FRAME, callable, null, group);
+        offer(h);
+        return h;
     }
 
     /** Any thread. */

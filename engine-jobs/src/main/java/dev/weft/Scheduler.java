@@ -7,9 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
@@ -50,13 +48,14 @@ import java.util.function.BiConsumer;
  * cleared, and a wait node forgets its job when its wait ends.
  *
  * <h3>Shutdown</h3>
- * {@code runState}: RUNNING → CLOSING (refuses submissions from outside jobs; jobs may still submit) or
+ * {@code runState}: RUNNING → CLOSING (refuses submissions from outside jobs, and main-thread posts from
+ * threads other than the main thread; jobs may still submit) or
  * STOPPING (refuses all; queued jobs and queued main-thread jobs are cancelled and returned by
  * {@link #shutdownNow}; a job a worker had already taken starts with its cancellation requested;
  * parked waits are woken with cancellation) → TERMINATED, which {@link WorkerParking} decides when
  * nothing could make new work any more (SYNCHRONIZATION.md §5). External submitters register in
- * {@code externalSubmitters} before reading {@code runState}, so a submission either is refused or is
- * seen by that check.
+ * {@code externalSubmitters} before reading {@code runState} (main-thread posts and shutdownNow's
+ * interrupts too), so a submission either is refused or is seen by that check.
  */
 final class Scheduler {
     static final int RUNNING = 0;
@@ -86,7 +85,7 @@ final class Scheduler {
     final Observation observation;         // trace and JFR hooks
     final BiConsumer<String, Throwable> uncaughtFailureHandler;
     final MainThreadMailbox mainThread;
-    private final CountDownLatch terminated;
+    final TerminationWait termination;   // the latch the workers count down as they exit, and its waits
     private final ConcurrentLinkedQueue<JobInfo> cancelledReport = new ConcurrentLinkedQueue<>();
     final PendingJobs pendingJobs = new PendingJobs(this);   // waiting for prerequisites, in no queue
     private final WorkerParking parking;   // sleeping, waking, terminating workers
@@ -126,7 +125,7 @@ final class Scheduler {
         this.waitingHelp = waitersHelp && deterministicSeed == null
                 ? new WaitingHelp(this, externalSubmitters, workerCount) : null;
         this.fibers = new FiberPool(this, fiberPolicy);
-        this.terminated = new CountDownLatch(workerCount);
+        this.termination = new TerminationWait(this, workerCount);
         this.pinWorkers = pinWorkers;
         this.blockingPool = new BlockingPool(name);
         for (Worker w : workers) {
@@ -152,7 +151,7 @@ final class Scheduler {
 
     /** Every worker has exited (after retiring its idle fibers): what JobSystem.isTerminated reports. */
     boolean workersExited() {
-        return terminated.getCount() == 0;
+        return termination.workersExited();
     }
 
     // ------------------------------------------------------------------ submission
@@ -259,15 +258,7 @@ final class Scheduler {
         if (callable == null) {
             throw new NullPointerException("callable is null: pass the main-thread work to run");
         }
-        if (runState >= STOPPING) {
-            throw rejected("onMainThread");
-        }
-        // A main-thread job submitted by a job belongs to that job's group (a cancelled level's uploads
-        // are cancelled too).
-        JobHandle<T> h = new JobHandle<>(this, jobName, Priority.FRAME, callable, null,
-                inheritedGroup(Worker.current(this)));
-        mainThread.offer(h);
-        return h;
+        return mainThread.post(jobName, callable);
     }
 
     void parallelFor(Priority priority, int from, int to, int grain, RangeJob body, Counter counter) {
@@ -533,63 +524,28 @@ final class Scheduler {
         picker.cancelAllQueued(this);      // exact: every job that never ran is reported, nothing that ran
         pendingJobs.cancelAll();           // and those no queue holds yet, waiting for prerequisites
         mainThread.cancelQueued();         // main-thread jobs nobody ran yet: reported like the rest
-        fibers.cancelAllWaits();           // runState (volatile) was written first: Dekker with beginWait
+        // Registered as an outside submitter while it wakes waits and interrupts jobs: an interrupt whose
+        // job ended meanwhile readies an idle fiber (the JDK submits a parked virtual thread it interrupts),
+        // and one landing after termination queued it where no worker looks: a fiber alive for ever (SoakTest,
+        // SHUTDOWN_NOW_FROM_OTHER_THREAD). Termination waits for the count to fall to 0, and a fiber readied
+        // before that is visible work to the decider's second scan (SYNCHRONIZATION.md §5).
+        externalSubmitters.incrementAndGet();
+        try {
+            fibers.cancelAllWaits();       // runState (volatile) was written first: Dekker with beginWait
+        } finally {
+            externalSubmitters.decrementAndGet();
+        }
         parking.wakeAll();
         return new ArrayList<>(cancelledReport);
     }
 
     /** Waits for termination, running main-thread jobs meanwhile if called on the main thread. */
     boolean awaitTermination(Duration timeout) throws InterruptedException {
-        if (Worker.current(this) != null) {
-            throw new IllegalStateException("awaitTermination/close called from inside a job of '" + name
-                    + "': the system cannot stop while that job runs, so it would wait for itself. Call "
-                    + "shutdown() from the job, and wait for termination on another thread.");
-        }
-        long deadline = System.nanoTime() + Math.max(0, timeout.toNanos());
-        boolean owner = mainThread.owner() == Thread.currentThread();
-        for (;;) {
-            if (owner) {
-                mainThread.runPendingWhileWaiting();
-            } else if (mainThreadGone() && !mainThread.isEmpty()) {
-                // No main thread is bound, or it ended, so nobody will run them: cancel them now rather than
-                // at termination, which a job waiting on one would otherwise keep from coming (close hung).
-                mainThread.cancelQueuedUnowned();   // each listed for shutdownNow, as termination would
-            }
-            long remaining = deadline - System.nanoTime();
-            if (remaining <= 0) {
-                return terminated.getCount() == 0;
-            }
-            long slice = owner ? Math.min(remaining, TimeUnit.MILLISECONDS.toNanos(1))
-                    : mainThreadGone() ? Math.min(remaining, TimeUnit.MILLISECONDS.toNanos(10)) : remaining;
-            if (terminated.await(slice, TimeUnit.NANOSECONDS)) {
-                mainThread.cancelQueued();     // what is left: each reported (once) by completeCancelled
-                if (owner) {
-                    mainThread.unbind();
-                }
-                return true;
-            }
-        }
-    }
-
-    /**
-     * The ShutdownKeeper's wait: for termination only. Main-thread jobs are cancelled here only when no main
-     * thread will run them (none bound, or it ended); otherwise they are the main thread's to run or cancel.
-     */
-    boolean awaitTerminationKeepingJvmUp(Duration timeout) throws InterruptedException {
-        if (mainThreadGone() && !mainThread.isEmpty()) {
-            mainThread.cancelQueuedUnowned();
-        }
-        return terminated.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
-    }
-
-    /** No main thread will run main-thread jobs: none was bound, or it ended (a main() that returned). */
-    private boolean mainThreadGone() {
-        Thread owner = mainThread.owner();
-        return owner == null || !owner.isAlive();
+        return termination.await(timeout);
     }
 
     void workerExited(Worker w) {
-        terminated.countDown();
+        termination.workerExited();
     }
 
     /** On the worker's own thread, first thing: pin it to a CPU of its inherited mask (Worker.pinToCpu) if asked to. */

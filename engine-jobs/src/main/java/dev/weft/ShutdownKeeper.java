@@ -21,7 +21,7 @@ the first version: a Lincheck test that calls shutdownNow per
  * invocation left thousands of them parked in Lincheck's thread-start hook, and slowed the rest of the
  * suite fourfold. If the main thread is not bound, or has ended (its {@code main} returned), the keeper
  * cancels queued main-thread jobs rather than waiting for them, since nobody will run them, so a job
- * waiting on one cannot keep the JVM up for ever ({@link Scheduler#awaitTerminationKeepingJvmUp}). A job that never ends after {@code shutdown()} does keep
+ * waiting on one cannot keep the JVM up for ever ({@link TerminationWait#awaitKeepingJvmUp}). A job that never ends after {@code shutdown()} does keep
  * it up, as with the JDK; {@code shutdownNow()} cancels waits and interrupts running jobs.
  *
  * <p>No lost keeper: a system is added to the set (volatile write) before the CAS that starts a keeper;
@@ -64,7 +64,7 @@ final class ShutdownKeeper {
         try {
             for (;;) {
                 for (Scheduler s : DRAINING) {
-                    if (s.awaitTerminationKeepingJvmUp(POLL)) {
+                    if (s.termination.awaitKeepingJvmUp(POLL)) {
                         DRAINING.remove(s);
                     }
                 }

@@ -5,10 +5,15 @@ import static dev.weft.TestSupport.eventually;
 import static dev.weft.TestSupport.join;
 import static dev.weft.TestSupport.system;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -121,6 +126,52 @@ class MainThreadJobsTest {
                 total += jobs.runMainThreadJobs(Long.MAX_VALUE);
             }
             assertEquals(100, total);
+        }
+    }
+
+    /**
+     * An I/O thread posts uploads with {@code onMainThread} while the game closes. A post that read the run
+     * state before termination but queued its job after the main thread's last look at the mailbox was
+     * neither run nor cancelled: a loader joining it hung for ever (the long soak lost one such job in 300
+     * replays of one lifetime). Every post now either is refused or ends, run or cancelled. Several posting
+     * threads on two cores, so that one is preempted inside a post now and then.
+     */
+    @Test
+    void everyMainThreadJobPostedByOtherThreadsWhileTheMainThreadClosesEitherRunsOrIsCancelled() throws Exception {
+        int rounds = TestSupport.FULL ? 5_000 : 500;
+        int posters = 4;
+        for (int round = 0; round < rounds; round++) {
+            JobSystem jobs = system(1);
+            jobs.bindMainThread();
+            List<List<JobHandle<Integer>>> accepted = new ArrayList<>();
+            List<Thread> threads = new ArrayList<>();
+            CountDownLatch allPosting = new CountDownLatch(posters);
+            for (int p = 0; p < posters; p++) {
+                List<JobHandle<Integer>> mine = new ArrayList<>();   // written by its poster, read after join
+                accepted.add(mine);
+                threads.add(Thread.ofPlatform().name("io-" + p).start(() -> {
+                    allPosting.countDown();
+                    try {
+                        for (;;) {
+                            mine.add(jobs.onMainThread("upload", () -> 1));
+                        }
+                    } catch (RejectedExecutionException closed) {
+                        // the one way a poster stops: the job system no longer takes main-thread jobs
+                    }
+                }));
+            }
+            allPosting.await();
+            jobs.close();                                  // on the main thread: runs what is queued meanwhile
+            for (Thread t : threads) {
+                t.join(LONG.toMillis());
+                assertFalse(t.isAlive(), "round " + round + ": " + t.getName() + " still posts after close()");
+            }
+            for (List<JobHandle<Integer>> mine : accepted) {
+                for (JobHandle<Integer> h : mine) {
+                    assertTrue(h.isDone(), "round " + round + ": main-thread job " + h + ", accepted while the"
+                            + " main thread closed, was neither run nor cancelled");
+                }
+            }
         }
     }
 }

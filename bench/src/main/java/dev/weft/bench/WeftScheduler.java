@@ -1,9 +1,11 @@
 package dev.weft.bench;
 
 import dev.weft.Counter;
+import dev.weft.IdleStrategy;
 import dev.weft.Job;
 import dev.weft.JobHandle;
 import dev.weft.JobSystem;
+import dev.weft.JobSystemBuilder;
 
 /**
  * Weft with {@code workers} worker threads and default settings (the back-off idle strategy, a
@@ -33,8 +35,27 @@ final class WeftScheduler implements SchedulerUnderTest {
     private Runnable lastRunnable;                         // benchmark thread only: adapter cache
     private Job lastJob;
 
+    /**
+     * {@code -Dweft.bench.idle=spins,yields} runs Weft with {@code IdleStrategy.backoff(spins, yields)}
+     * instead of the default: the A/B of idle strategies. Give it to the forks with
+     * {@code -jvmArgsAppend "--add-opens java.base/java.lang=ALL-UNNAMED -Dweft.bench.idle=200,0"}: JMH's
+     * command-line option replaces the benchmarks' own {@code @Fork(jvmArgsAppend)}, flag included.
+     */
+    static final String IDLE_PROPERTY = "weft.bench.idle";
+
     WeftScheduler(int workers) {
-        jobs = JobSystem.builder().workers(workers).name("bench").build();
+        JobSystemBuilder builder = JobSystem.builder().workers(workers).name("bench");
+        String idle = System.getProperty(IDLE_PROPERTY);
+        if (idle != null) {
+            String[] counts = idle.split(",");
+            if (counts.length != 2) {
+                throw new IllegalArgumentException("-D" + IDLE_PROPERTY + " wants spins,yields (two counts), got '"
+                        + idle + "'");
+            }
+            builder.idleStrategy(IdleStrategy.backoff(Integer.parseInt(counts[0].trim()),
+                    Integer.parseInt(counts[1].trim())));
+        }
+        jobs = builder.build();
     }
 
     @Override

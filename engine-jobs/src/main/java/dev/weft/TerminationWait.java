@@ -1,0 +1,80 @@
+package dev.weft;
+
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Waiting for a job system's termination: the latch every worker counts down as it exits (after the
+ * termination decision and after retiring its idle fibers), and the two ways of waiting on it, which also
+ * decide what happens to main-thread jobs nobody will run.
+ *
+ * <p>Whoever sees the latch open cancels what is left in the main-thread mailbox: every post accepted
+ * before termination is in it by then ({@link MainThreadMailbox#post}; SYNCHRONIZATION.md §5).
+ */
+final class TerminationWait {
+    private final Scheduler scheduler;
+    private final CountDownLatch workersLeft;
+
+    TerminationWait(Scheduler scheduler, int workerCount) {
+        this.scheduler = scheduler;
+        this.workersLeft = new CountDownLatch(workerCount);
+    }
+
+    /** On an exiting worker, last thing. */
+    void workerExited() {
+        workersLeft.countDown();
+    }
+
+    boolean workersExited() {
+        return workersLeft.getCount() == 0;
+    }
+
+    /** awaitTermination and close(): runs main-thread jobs meanwhile if called on the main thread. */
+    boolean await(Duration timeout) throws InterruptedException {
+        Scheduler s = scheduler;
+        if (Worker.current(s) != null) {
+            throw new IllegalStateException("awaitTermination/close called from inside a job of '" + s.name()
+                    + "': the system cannot stop while that job runs, so it would wait for itself. Call "
+                    + "shutdown() from the job, and wait for termination on another thread.");
+        }
+        MainThreadMailbox mainThread = s.mainThread;
+        long deadline = System.nanoTime() + Math.max(0, timeout.toNanos());
+        boolean owner = mainThread.owner() == Thread.currentThread();
+        for (;;) {
+            boolean ownerGone = !owner && mainThread.ownerGone();
+            if (owner) {
+                mainThread.runPendingWhileWaiting();
+            } else if (ownerGone && !mainThread.isEmpty()) {
+                // No main thread is bound, or it ended, so nobody will run them: cancel them now rather than
+                // at termination, which a job waiting on one would otherwise keep from coming (close hung).
+                mainThread.cancelQueuedUnowned();   // each listed for shutdownNow, as termination would
+            }
+            long remaining = deadline - System.nanoTime();
+            if (remaining <= 0) {
+                return workersExited();
+            }
+            long slice = owner ? Math.min(remaining, TimeUnit.MILLISECONDS.toNanos(1))
+                    : ownerGone ? Math.min(remaining, TimeUnit.MILLISECONDS.toNanos(10)) : remaining;
+            if (workersLeft.await(slice, TimeUnit.NANOSECONDS)) {
+                mainThread.cancelQueued();     // what is left: each reported (once) by completeCancelled
+                if (owner) {
+                    mainThread.unbind();
+                }
+                return true;
+            }
+        }
+    }
+
+    /**
+     * The ShutdownKeeper's wait: for termination only. Main-thread jobs are cancelled here only when no main
+     * thread will run them (none bound, or it ended); otherwise they are the main thread's to run or cancel.
+     */
+    boolean awaitKeepingJvmUp(Duration timeout) throws InterruptedException {
+        MainThreadMailbox mainThread = scheduler.mainThread;
+        if (mainThread.ownerGone() && !mainThread.isEmpty()) {
+            mainThread.cancelQueuedUnowned();
+        }
+        return workersLeft.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
+    }
+}
