@@ -83,9 +83,23 @@ final class MainThreadMailbox {
     }
 
     /** No thread will run main-thread jobs: none was bound, or it ended (a main() that returned). */
-    boolean ownerGone() {
+    private boolean ownerGone() {
         Thread o = owner;
         return o == null || !o.isAlive();
+    }
+
+    /**
+     * A thread waiting for termination that is not the owner: if no thread will run them ({@link #ownerGone}),
+     * cancels the queued main-thread jobs now, each listed for shutdownNow as termination would, rather than
+     * at termination, which a job waiting on one would otherwise keep from coming (close hung). Returns
+     * whether the owner is gone.
+     */
+    boolean cancelQueuedIfOwnerGone() {
+        boolean gone = ownerGone();
+        if (gone && !queue.isEmpty()) {
+            cancelQueuedUnowned();
+        }
+        return gone;
     }
 
     /**
@@ -266,7 +280,7 @@ final class MainThreadMailbox {
      * shutdownNow's report by {@link JobNode#completeCancelled(Scheduler, boolean)} (listed there only, once,
      * whatever the run state: see there).
      */
-    void cancelQueuedUnowned() {
+    private void cancelQueuedUnowned() {
         cancelQueued(true);
     }
 

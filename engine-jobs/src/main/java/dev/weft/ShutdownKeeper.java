@@ -14,15 +14,18 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p>One non-daemon platform thread for the whole JVM, alive only while some job system is between its
  * first shutdown call and its termination (the set {@link #DRAINING}, which {@link Scheduler#markTerminated}
- * leaves). It never cancels main-thread jobs while the main thread lives: that is the main thread's own
-{@code awaitTermination} (a keeper that cancelled them at termination raced the main thread, still running
-its loop, and SoakTest found a main-thread job left neither run nor cancelled). A thread per shutdown was
-the first version: a Lincheck test that calls shutdownNow per
+ * leaves). A thread per shutdown was the first version: a Lincheck test that calls shutdownNow per
  * invocation left thousands of them parked in Lincheck's thread-start hook, and slowed the rest of the
- * suite fourfold. If the main thread is not bound, or has ended (its {@code main} returned), the keeper
- * cancels queued main-thread jobs rather than waiting for them, since nobody will run them, so a job
- * waiting on one cannot keep the JVM up for ever ({@link TerminationWait#awaitKeepingJvmUp}). A job that never ends after {@code shutdown()} does keep
- * it up, as with the JDK; {@code shutdownNow()} cancels waits and interrupts running jobs.
+ * suite fourfold.
+ *
+ * <p>It never cancels main-thread jobs while the main thread lives: those are the main thread's own
+ * {@code awaitTermination} to run or cancel (a keeper that cancelled them at termination raced the main
+ * thread, still running its loop, and SoakTest found a main-thread job left neither run nor cancelled).
+ * If the main thread is not bound, or has ended (its {@code main} returned), the keeper cancels queued
+ * main-thread jobs rather than waiting for them, since nobody will run them, so a job waiting on one cannot
+ * keep the JVM up for ever ({@link TerminationWait#awaitKeepingJvmUp}). A job that never ends after
+ * {@code shutdown()} does keep it up, as with the JDK; {@code shutdownNow()} cancels waits and interrupts
+ * running jobs.
  *
  * <p>No lost keeper: a system is added to the set (volatile write) before the CAS that starts a keeper;
  * a keeper that finds the set empty clears {@link #KEEPER_RUNNING} (volatile write) and then reads the set

@@ -42,13 +42,11 @@ final class TerminationWait {
         long deadline = System.nanoTime() + Math.max(0, timeout.toNanos());
         boolean owner = mainThread.owner() == Thread.currentThread();
         for (;;) {
-            boolean ownerGone = !owner && mainThread.ownerGone();
+            boolean ownerGone = false;
             if (owner) {
                 mainThread.runPendingWhileWaiting();
-            } else if (ownerGone && !mainThread.isEmpty()) {
-                // No main thread is bound, or it ended, so nobody will run them: cancel them now rather than
-                // at termination, which a job waiting on one would otherwise keep from coming (close hung).
-                mainThread.cancelQueuedUnowned();   // each listed for shutdownNow, as termination would
+            } else {
+                ownerGone = mainThread.cancelQueuedIfOwnerGone();
             }
             long remaining = deadline - System.nanoTime();
             if (remaining <= 0) {
@@ -71,10 +69,7 @@ final class TerminationWait {
      * thread will run them (none bound, or it ended); otherwise they are the main thread's to run or cancel.
      */
     boolean awaitKeepingJvmUp(Duration timeout) throws InterruptedException {
-        MainThreadMailbox mainThread = scheduler.mainThread;
-        if (mainThread.ownerGone() && !mainThread.isEmpty()) {
-            mainThread.cancelQueuedUnowned();
-        }
+        scheduler.mainThread.cancelQueuedIfOwnerGone();
         return workersLeft.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
     }
 }
