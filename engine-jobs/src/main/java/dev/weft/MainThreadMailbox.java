@@ -168,9 +168,7 @@ final class MainThreadMailbox {
         // mailbox's consumer, so what it posts it runs (or its own close cancels).
         s.externalSubmitters.incrementAndGet();   // XADD, before reading runState (Scheduler, "Shutdown")
         try {
-            int rs = s.runState();
-            if (rs != Scheduler.RUNNING && (rs >= Scheduler.STOPPING
-                    || (WaitingHelp.current() == null && owner != Thread.currentThread()))) {
+            if (!s.outsideMayAdd(owner == Thread.currentThread())) {
                 throw s.rejected("onMainThread");
             }
             return offerNew(jobName, callable, s.waitingHelp != null ? Scheduler.inheritedGroupOutside() : null);

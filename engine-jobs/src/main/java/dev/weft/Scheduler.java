@@ -318,6 +318,17 @@ final class Scheduler {
         return r;
     }
 
+    /**
+     * Inside the {@code externalSubmitters} window, on a thread that is no worker: may it add work now?
+     * Always while running; never once stopping. While closing, a job a waiting thread runs for us
+     * (WaitingHelp) may, as a job on a worker may, and so may the caller if {@code alsoWhileClosing}
+     * (the main thread posting to its own mailbox). One read of {@code runState}: it only moves forward.
+     */
+    boolean outsideMayAdd(boolean alsoWhileClosing) {
+        int rs = runState;
+        return rs == RUNNING || (rs < STOPPING && (alsoWhileClosing || WaitingHelp.current() != null));
+    }
+
     /** The group of the job a waiting thread is running for us (WaitingHelp), or null. */
     static JobGroup inheritedGroupOutside() {
         WaitingHelp h = WaitingHelp.current();
@@ -353,8 +364,7 @@ final class Scheduler {
         }
         externalSubmitters.incrementAndGet();      // before reading runState: see "Shutdown"
         try {
-            // A job a waiting thread runs for us submits as a worker would: accepted while closing.
-            if (runState != RUNNING && (runState >= STOPPING || WaitingHelp.current() == null)) {
+            if (!outsideMayAdd(false)) {
                 throw rejected("submit");
             }
             if (j.group == null && waitingHelp != null) {
