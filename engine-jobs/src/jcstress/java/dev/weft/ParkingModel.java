@@ -71,6 +71,16 @@ public final class ParkingModel extends WorkerParking {
         signalWork();
     }
 
+    /**
+     * A thread that is not a worker: publish one job (as an injection), then signal as it does. BACKGROUND,
+     * the one priority that sets no checkpoint bit: that bit's first set is an atomic read-modify-write,
+     * a full fence of its own on x86, which would hide a missing fence in the signal.
+     */
+    public void injectAndSignal() {
+        publish();
+        signalInjectedWork(Priority.BACKGROUND.ordinal());
+    }
+
     /** A producer: publish one FRAME job into an empty queue, then signal (sets the checkpoint bit). */
     public void publishFrameAndSignal() {
         publish();

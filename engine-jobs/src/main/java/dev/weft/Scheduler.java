@@ -390,10 +390,14 @@ final class Scheduler {
         }
     }
 
+    int workersAsleepForTests() {
+        return parking.workersAsleep();
+    }
+
     /** Any other thread, inside the externalSubmitters window: into the injection queue, then signal. */
     void inject(JobNode j) {
         picker.injectedJobs[j.priority].offer(j);
-        signalWork(j.priority);
+        parking.signalInjectedWork(j.priority);   // wakes the latest sleeper
     }
 
     /** Where an outside waiter on {@code c} looks for jobs to run (WaitingHelp); written only when it changes. */

@@ -16,6 +16,10 @@ abstract class WorkerParkingPadHead {
 abstract class WorkerParkingSleepers extends WorkerParkingPadHead {
     /** Low 32 bits: workers registered as asleep. High 32: how many registrations ended (the epoch). */
     volatile long sleepers;
+    // The worker that registered as asleep last: a hint for outside wakers (signalInjectedWork), stored opaque by
+    // each worker just before its register XADD on this line, which that XADD takes anyway. Any value is
+    // safe: the waker still CASes a PARKED state and visits every worker.
+    int latestSleeper;
 }
 
 abstract class WorkerParkingPadMid extends WorkerParkingSleepers {
@@ -64,12 +68,14 @@ class WorkerParking extends WorkerParkingPadTail {
 
     private static final VarHandle SLEEPERS;
     private static final VarHandle WAKE_CURSOR;
+    private static final VarHandle LATEST_SLEEPER;
 
     static {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
             SLEEPERS = l.findVarHandle(WorkerParkingSleepers.class, "sleepers", long.class);
             WAKE_CURSOR = l.findVarHandle(WorkerParkingCursor.class, "wakeCursor", long.class);
+            LATEST_SLEEPER = l.findVarHandle(WorkerParkingSleepers.class, "latestSleeper", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -186,6 +192,7 @@ class WorkerParking extends WorkerParkingPadTail {
     /** Step 1: worker {@code i} registers as asleep; returns {@code sleepers} after its XADD. */
     final long register(int i) {
         setParkState(i, Worker.PARKED);          // volatile, before the XADD: a waker that counts us finds it
+        LATEST_SLEEPER.setOpaque(this, i);       // a hint only (signalInjectedWork)
         return (long) SLEEPERS.getAndAdd(this, ONE_ASLEEP) + ONE_ASLEEP;   // full fence before the re-scan
     }
 
@@ -244,26 +251,57 @@ class WorkerParking extends WorkerParkingPadTail {
      * see it at their next {@link Jobs#checkpoint()}.
      */
     final void signalWork(int priority) {
+        signal(priority, false);
+    }
+
+    /**
+     * {@link #signalWork(int)} for a job published by a thread that is not a worker (an injection): the
+     * same fence and reads, but it wakes the worker that went to sleep last, as ForkJoinPool's stack of
+     * idle workers does. A thread submitting jobs one at a time then keeps waking the worker that just ran
+     * out of work (its caches warm, maybe not yet asleep in the kernel) while the others stay asleep,
+     * instead of waking each worker in turn to share its cores (EmptyJobs from the benchmark thread about
+     * 20% cheaper, docs/measurements.md). Workers' own pushes keep the round-robin cursor: waking the
+     * latest sleeper for those too made ParallelFor on 2 workers 8% slower.
+     */
+    final void signalInjectedWork(int priority) {
+        signal(priority, true);
+    }
+
+    private void signal(int priority, boolean latestSleeperFirst) {
         VarHandle.fullFence();             // StoreLoad: the published element before the reads below
         if (priority < Priority.COUNT - 1) {          // nothing is below BACKGROUND to look for it
             checkpoints.noteQueued(priority);
         }
         if ((int) sleepers > 0) {
-            wakeOne();
+            if (latestSleeperFirst) {
+                wakeFrom((int) LATEST_SLEEPER.getOpaque(this), -1);
+            } else {
+                wakeOne();
+            }
         }
     }
 
-    // Wakers only CAS PARKED -> SIGNALLED and unpark: the woken worker unregisters itself (leave).
     private void wakeOne() {
+        int start = (int) (((long) WAKE_CURSOR.getAndAdd(this, 1L) & Integer.MAX_VALUE) % workerCount);
+        wakeFrom(start, 1);
+    }
+
+    // Wakers only CAS PARKED -> SIGNALLED and unpark: the woken worker unregisters itself (leave). The
+    // first PARKED worker found from {@code start}, going up ({@code step} 1) or down (-1), is woken.
+    private void wakeFrom(int start, int step) {
         int n = workerCount;
-        int start = (int) (((long) WAKE_CURSOR.getAndAdd(this, 1L) & Integer.MAX_VALUE) % n);
         for (int k = 0; k < n; k++) {
-            int v = (start + k) % n;
+            int v = (start + step * k + n) % n;
             if (parkState(v) == Worker.PARKED && casParkState(v, Worker.PARKED, Worker.SIGNALLED)) {
                 unpark(v);
                 return;
             }
         }
+    }
+
+    /** Workers registered as asleep now (tests). */
+    final int workersAsleep() {
+        return (int) sleepers;
     }
 
     /** Wakes every worker: after close()/shutdownNow() changed the run state, and at termination. */
