@@ -390,8 +390,9 @@ final class Scheduler {
         }
     }
 
+    /** Workers registered as asleep now: the low half of {@code sleepers} (tests). */
     int workersAsleepForTests() {
-        return parking.workersAsleep();
+        return (int) parking.sleepers;
     }
 
     /** Any other thread, inside the externalSubmitters window: into the injection queue, then signal. */

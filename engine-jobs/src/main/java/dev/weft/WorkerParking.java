@@ -16,9 +16,9 @@ abstract class WorkerParkingPadHead {
 abstract class WorkerParkingSleepers extends WorkerParkingPadHead {
     /** Low 32 bits: workers registered as asleep. High 32: how many registrations ended (the epoch). */
     volatile long sleepers;
-    // The worker that registered as asleep last: a hint for outside wakers (signalInjectedWork), stored opaque by
-    // each worker just before its register XADD on this line, which that XADD takes anyway. Any value is
-    // safe: the waker still CASes a PARKED state and visits every worker.
+    // The worker that registered as asleep last: a hint for outside wakers (signalInjectedWork), stored
+    // opaque by each worker just before its register XADD on this line, which that XADD takes anyway. Any
+    // value is safe: the waker still CASes a PARKED state and visits every worker.
     int latestSleeper;
 }
 
@@ -297,11 +297,6 @@ class WorkerParking extends WorkerParkingPadTail {
                 return;
             }
         }
-    }
-
-    /** Workers registered as asleep now (tests). */
-    final int workersAsleep() {
-        return (int) sleepers;
     }
 
     /** Wakes every worker: after close()/shutdownNow() changed the run state, and at termination. */
