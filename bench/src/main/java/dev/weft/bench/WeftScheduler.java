@@ -52,10 +52,18 @@ final class WeftScheduler implements SchedulerUnderTest {
                 throw new IllegalArgumentException("-D" + IDLE_PROPERTY + " wants spins,yields (two counts), got '"
                         + idle + "'");
             }
-            builder.idleStrategy(IdleStrategy.backoff(Integer.parseInt(counts[0].trim()),
-                    Integer.parseInt(counts[1].trim())));
+            builder.idleStrategy(IdleStrategy.backoff(idleCount(counts[0], idle), idleCount(counts[1], idle)));
         }
         jobs = builder.build();
+    }
+
+    private static int idleCount(String count, String whole) {
+        try {
+            return Integer.parseInt(count.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("-D" + IDLE_PROPERTY + " wants spins,yields (two whole numbers, such as"
+                    + " 200,0), got '" + whole + "'", e);
+        }
     }
 
     @Override

@@ -117,4 +117,19 @@ class SchedulersTest {
             fib.tearDown();
         }
     }
+
+    @org.junit.jupiter.api.Test
+    void aBadIdleStrategyPropertyNamesItselfAndWhatToPass() {
+        for (String bad : new String[] {"200", "200,x", "spins,yields", "200,0,1"}) {
+            System.setProperty(WeftScheduler.IDLE_PROPERTY, bad);
+            try {
+                IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(
+                        IllegalArgumentException.class, () -> new WeftScheduler(1).close(), bad);
+                assertTrue(e.getMessage().contains("-Dweft.bench.idle wants spins,yields")
+                        && e.getMessage().contains("'" + bad + "'"), e.getMessage());
+            } finally {
+                System.clearProperty(WeftScheduler.IDLE_PROPERTY);
+            }
+        }
+    }
 }
