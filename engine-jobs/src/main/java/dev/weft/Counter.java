@@ -149,9 +149,36 @@ public final class Counter {
             }
             long witness = (long) STATE.compareAndExchange(this, s, s + (1L << 32) + n);
             if (witness == s) {
+                int epoch = epochOf(s) + 1;
+                if ((epoch & (EPOCH_AGING_PERIOD - 1)) == 0 && waiters != null) {
+                    ageWaiters(epoch);
+                }
                 return;
             }
             s = witness;
+        }
+    }
+
+    // A waiter's epoch is compared wrap-safely (wakeReached), which holds only while fewer than 2^31 adds
+    // separate it from a decrement: a waiter on a busy counter that never drains (an "in flight" count)
+    // crossed that after 2^31 adds and was never woken again. So the add that makes the epoch a multiple
+    // of EPOCH_AGING_PERIOD (each multiple is reached by exactly one add) moves every waiting node older
+    // than MAX_WAITER_AGE forward to MAX_WAITER_AGE: its distance stays below 2^29 + 2^28 < 2^31.
+    static final int EPOCH_AGING_PERIOD = 1 << 28;
+    static final int MAX_WAITER_AGE = 1 << 29;
+
+    /**
+     * Moves waiting nodes whose add-epoch is more than {@link #MAX_WAITER_AGE} behind {@code epoch} (this
+     * add's) forward to that age. Only ever forward, so no node becomes fireable by a decrement that
+     * already skipped it. A decrement that ran before this add and has not walked yet may now skip a node
+     * it would have fired; the value went up since (this add), so a later decrement fires it, unless that
+     * decrement stayed suspended between its CAS and its walk through 2^29 adds of this counter.
+     */
+    private void ageWaiters(int epoch) {
+        for (WaitNode n = waiters; n != null; n = n.next) {
+            if (n.isWaiting() && epoch - n.epoch > MAX_WAITER_AGE) {
+                n.epoch = epoch - MAX_WAITER_AGE;
+            }
         }
     }
 
@@ -289,9 +316,7 @@ public final class Counter {
         JobFailedException f = failure;
         if (f != null) {
             JobFailedException thrown = new JobFailedException(f.jobName(), f.getCause());
-            for (Throwable s : f.getSuppressed()) {
-                thrown.addSuppressed(s);
-            }
+            thrown.addOtherFailuresOf(f);
             throw thrown;
         }
     }
@@ -347,7 +372,12 @@ public final class Counter {
     /** A job of this counter ended (ran, failed or was cancelled): record the failure, then decrement. */
     void jobEnded(JobNode job, Throwable cause) {
         if (cause != null) {
-            recordFailure(job.name(), cause);   // the name only on failure: deriving one costs a class lookup
+            try {
+                recordFailure(job.name(), cause);   // the name only on failure: deriving one costs a class lookup
+            } finally {
+                decrement(1);                       // whatever recording the failure met: waiters must wake
+            }
+            return;
         }
         decrement(1);
     }
@@ -357,7 +387,7 @@ public final class Counter {
         if (!FAILURE.compareAndSet(this, null, f)) {
             JobFailedException first = failure;
             if (first != null) {
-                first.addSuppressed(cause);   // Throwable.addSuppressed is synchronized: rare path
+                first.addOtherFailure(cause);   // synchronized, as addSuppressed is: rare path
             }
         }
     }

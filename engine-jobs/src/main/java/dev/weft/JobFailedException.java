@@ -13,6 +13,12 @@ public class JobFailedException extends RuntimeException {
     // each level of a deep chain costs the same (walking the causes at every level made a 200,000-deep
     // chain of joins take minutes to unwind after its deepest job failed).
     private final transient Throwable rootCause;
+    // Failures of other jobs of the same counter: the first MAX_KEPT_FAILURES kept as suppressed exceptions,
+    // the rest only counted. Keeping every one made a parallelFor whose body failed on each of a million
+    // indices hold 773 MB of exceptions. Both guarded by this exception's monitor, as addSuppressed is.
+    static final int MAX_KEPT_FAILURES = 100;
+    private int keptFailures;
+    private int failuresNotKept;
 
     JobFailedException(String jobName, Throwable cause) {
         this(jobName, cause, rootOf(cause));
@@ -38,8 +44,13 @@ public class JobFailedException extends RuntimeException {
         return "job '" + jobName + "' failed: " + describe(cause, rootOf(cause));
     }
 
-    /** The end of {@code cause}'s chain; a job failure met on the way already knows its own. */
+    /**
+     * The end of {@code cause}'s chain; a job failure met on the way already knows its own. A chain that
+     * loops (a's cause b, b's cause a: some libraries build them) ends at the last exception before it
+     * comes round again; walking it spun the worker, or the joiner, for ever.
+     */
     private static Throwable rootOf(Throwable cause) {
+        java.util.Set<Throwable> seen = null;                 // the failure path: allocating is fine
         Throwable root = cause;
         while (root != null) {
             if (root instanceof JobFailedException inner && inner.rootCause != null) {
@@ -49,9 +60,29 @@ public class JobFailedException extends RuntimeException {
             if (next == null || next == root) {
                 return root;
             }
+            if (seen == null) {
+                seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+            }
+            seen.add(root);
+            if (seen.contains(next)) {
+                return root;
+            }
             root = next;
         }
         return null;
+    }
+
+    /**
+     * {@code String.valueOf(t)}, except that a {@code toString()} or {@code getMessage()} that throws (a
+     * lazily formatted message with a bug) gives the class name and what it threw: describing a failure
+     * must not fail, or the job's counter was never decremented and its waiters hung.
+     */
+    static String describeSafely(Throwable t) {
+        try {
+            return String.valueOf(t);
+        } catch (Throwable whileDescribing) {
+            return t.getClass().getName() + " (its toString() threw " + whileDescribing.getClass().getName() + ")";
+        }
     }
 
     /**
@@ -64,9 +95,48 @@ public class JobFailedException extends RuntimeException {
             String start = inner.chainStart();
             return "job '" + inner.jobName() + "', which it waited on, failed"
                     + (start != null && !start.equals(inner.jobName()) ? " (its prerequisites failed first at '"
-                            + start + "')" : "") + "; root cause: " + rootCause;
+                            + start + "')" : "") + "; root cause: " + describeSafely(rootCause);
         }
-        return String.valueOf(cause);
+        return describeSafely(cause);
+    }
+
+    /**
+     * Another job of the same counter failed too: attached as a suppressed exception, or only counted once
+     * {@value #MAX_KEPT_FAILURES} are attached (the count then ends the message).
+     */
+    synchronized void addOtherFailure(Throwable other) {
+        if (keptFailures < MAX_KEPT_FAILURES) {
+            keptFailures++;
+            addSuppressed(other);
+        } else if (failuresNotKept < Integer.MAX_VALUE) {
+            failuresNotKept++;
+        }
+    }
+
+    /** Copies the other failures of {@code from} (kept and counted) onto this one. */
+    synchronized void addOtherFailuresOf(JobFailedException from) {
+        for (Throwable s : from.getSuppressed()) {
+            addOtherFailure(s);
+        }
+        int notKept;
+        synchronized (from) {
+            notKept = from.failuresNotKept;
+        }
+        failuresNotKept = (int) Math.min(Integer.MAX_VALUE, (long) failuresNotKept + notKept);
+    }
+
+    /**
+     * The message; when more jobs of the counter failed than are attached as suppressed exceptions, it
+     * ends with how many more failed.
+     */
+    @Override
+    public String getMessage() {
+        int notKept;
+        synchronized (this) {
+            notKept = failuresNotKept;
+        }
+        String message = super.getMessage();
+        return notKept == 0 ? message : message + " (and " + notKept + " more failures of the same counter, not kept)";
     }
 
     /** Where a chain of prerequisites failed, for a job skipped because of it (Prerequisites); else null. */

@@ -275,9 +275,19 @@ public final class JobSystemBuilder {
                 java.io.PrintStream err = System.err;
                 err.println("weft: the uncaught-failure handler threw while reporting the failure of job '"
                         + jobName + "'; the job's failure, then the handler's:");
-                failure.printStackTrace(err);
-                handlerFailure.printStackTrace(err);
+                printSafely(failure, err);
+                printSafely(handlerFailure, err);
             }
         };
+    }
+
+    /** Prints {@code t}'s stack trace; one whose message cannot be built is named by its class instead. */
+    private static void printSafely(Throwable t, java.io.PrintStream err) {
+        try {
+            t.printStackTrace(err);
+        } catch (Throwable whilePrinting) {
+            err.println(JobFailedException.describeSafely(t) + " (its stack trace could not be printed: "
+                    + whilePrinting.getClass().getName() + ")");
+        }
     }
 }

@@ -43,7 +43,10 @@ final class WaitNode {
     // stale value finds the node out of WAITING (a wait ends only after leaving WAITING) and does nothing.
     JobNode job;
     final long sinceNanos;       // System.nanoTime() at registration, for the watchdog
-    final int epoch;             // the counter's add-epoch read just before registering (see Counter)
+    // The counter's add-epoch read just before registering (see Counter). Moved forward, never back, by
+    // Counter.ageWaiters once every 2^28 adds, so that it stays within 2^31 of the counter's. Plain: an
+    // int is never torn, and a decrementer that reads the older value fires no node it should not.
+    int epoch;
     WaitNode next;               // Treiber-stack link; written before the CAS that publishes the node, and
                                  // shortened later (plain) only past dead nodes (Counter.unlinkDeadBelow)
     private volatile int state;  // see class comment
