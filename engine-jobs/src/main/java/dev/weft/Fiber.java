@@ -1,6 +1,7 @@
 package dev.weft;
 
 import dev.weft.internal.FiberSupport;
+import dev.weft.internal.ThreadSettings;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.Executor;
@@ -45,10 +46,21 @@ final class Fiber implements Executor, Runnable {
     private final int[] capDepth = new int[Priority.COUNT];
     int capMask;
     boolean started;
+    // The name, context class loader and uncaught-exception handler every job on this fiber starts with,
+    // put back after any job that changed them (ThreadSettings). Final: read only by this fiber.
+    private final ThreadSettings ownSettings;
 
     Fiber(Scheduler scheduler, String name) {
         this.scheduler = scheduler;
-        this.thread = FiberSupport.virtualThreadBuilder(this).name(name).unstarted(this);
+        // No InheritableThreadLocal values from whoever made us: the first job would see them and every
+        // later one would not (runTopLevel clears them). Not inheriting also drops the JDK's copy of the
+        // creator's context class loader, so it is set here as before: the carrier's (fibers are made on
+        // a worker's carrier, which has the loader of the thread that built the job system).
+        Thread t = FiberSupport.virtualThreadBuilder(this).name(name).inheritInheritableThreadLocals(false)
+                .unstarted(this);
+        t.setContextClassLoader(FiberSupport.currentCarrier().getContextClassLoader());
+        this.thread = t;
+        this.ownSettings = ThreadSettings.of(t);   // not started: its start publishes these to the fiber
     }
 
     /** The Weft fiber the current thread is, or null (a platform thread or a foreign virtual thread). */
@@ -229,6 +241,7 @@ final class Fiber implements Executor, Runnable {
         }
         Throwable failure = runBody(job, p);
         FiberSupport.clearThreadLocals(thread);   // the next job on this fiber sees no ThreadLocal of ours
+        ownSettings.restoreIfChanged(thread);     // nor our name, context class loader, exception handler
         if (thread.isInterrupted()) {
             Thread.interrupted();                 // nor an interrupt meant for this one (FutureTask.cancel(true))
         }
@@ -286,9 +299,11 @@ final class Fiber implements Executor, Runnable {
         Object outerLocals = FiberSupport.detachThreadLocals(thread);
         Object outerBindings = FiberSupport.detachScopedValues();   // a job of its own: sees none of ours
         boolean outerInterrupted = detachInterrupt(thread);
+        ThreadSettings outerSettings = ownSettings.detach(thread);   // null unless the outer job changed some
         job.enclosing = outer;
         Throwable failure = runBody(job, Math.min(outerPriority, job.priority));   // lower ordinal = higher
         job.enclosing = null;
+        ownSettings.reattach(thread, outerSettings);   // the nested job's changes go, the outer job's are back
         if (outerInterrupted) {
             restoreInterrupt(thread);
         }

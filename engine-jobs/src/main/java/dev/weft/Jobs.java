@@ -31,6 +31,17 @@ import java.util.concurrent.RejectedExecutionException;
  *   <li>Main-thread jobs ({@link JobSystem#onMainThread}) are the main thread's own code: they see its
  *       ThreadLocals and bindings.</li>
  *   <li>ThreadLocals set in a job are cleared when it ends; a job run inline sees none of the joiner's.</li>
+ *   <li>{@link InheritableThreadLocal} values are not inherited by fibers: no job sees those of the thread
+ *       that built the job system (nor of the thread that submitted the job), its first job on a fiber
+ *       included. One set inside a job is cleared with the job's other ThreadLocals.</li>
+ *   <li>What a job sets with {@link Thread#setName}, {@link Thread#setContextClassLoader} or
+ *       {@link Thread#setUncaughtExceptionHandler} on its own thread lasts until it ends: the fiber's own
+ *       name, context class loader (that of the thread that built the job system) and handler (none) are
+ *       put back, so no later job on that fiber sees a mod's class loader or a job's log name. A job run
+ *       inline by a join starts with the fiber's own, not the joiner's, and the joiner's are back when it
+ *       returns. A job a waiting thread runs ({@link JobSystemBuilder#waitersHelp}) sees that thread's, and
+ *       leaves them as they were. Set them inside the job that needs them (they cost a reference compare
+ *       per job when unchanged).</li>
  * </ul>
  */
 public final class Jobs {

@@ -1,6 +1,7 @@
 package dev.weft;
 
 import dev.weft.internal.FiberSupport;
+import dev.weft.internal.ThreadSettings;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
@@ -213,6 +214,7 @@ final class WaitingHelp {
         Object ownLocals = FiberSupport.detachThreadLocals(me);
         Object ownBindings = FiberSupport.detachScopedValues();   // nor the waiter's ScopedValue bindings
         boolean ownInterrupt = Thread.interrupted();   // nor its interrupt status (a sleep would throw)
+        ThreadSettings ownSettings = ThreadSettings.of(me);   // a name or class loader the job sets is not kept
         MainThreadMailbox.keepOwnership(mailbox, mainJob);
         RUNNING_HERE.set(this);
         job.enclosing = outerJob;                       // a self-join through the stack is refused (JobHandle)
@@ -234,6 +236,7 @@ final class WaitingHelp {
             job.enclosing = null;
             FiberSupport.restoreScopedValues(ownBindings);
             FiberSupport.restoreThreadLocals(me, ownLocals);   // the job's map goes; ours (seat included) is back
+            ownSettings.restoreIfChanged(me);
             Thread.interrupted();                       // an interrupt the job left is the job's (as on a fiber)
             if (ownInterrupt) {
                 me.interrupt();
