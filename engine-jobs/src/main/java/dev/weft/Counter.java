@@ -27,6 +27,10 @@ import java.util.concurrent.locks.LockSupport;
  * before it writes, in one compare-and-set), so the value other threads see never leaves
  * {@code [0, Integer.MAX_VALUE]}.
  *
+ * <p>Do not wait inside a static initializer ({@code static {}} or a static field's initial value): a
+ * fiber cannot unmount there, so the wait blocks its worker (on 1 worker, the whole system) until it
+ * ends; the watchdog names the class. Initialise such values outside jobs, or pass them in.
+ *
  * <p>Thread safety: every method may be called from any thread. No lock is taken; see
  * {@code engine-jobs/SYNCHRONIZATION.md} ("Counter") for the protocol that makes wake-ups impossible
  * to lose.

@@ -121,7 +121,8 @@ public final class JobHandle<T> extends JobNode {
      * runs it here, on the caller's stack (ForkJoinPool's {@code tryUnpush}), instead of parking. A chain
      * of jobs that each submit and join the next therefore nests as deep as the chain: keep such chains to
      * a few thousand jobs, or loop instead. A fiber too deep for the JDK to park fails its wait with a
-     * {@link StackOverflowError} that names the job and says so.
+     * {@link StackOverflowError} that names the job and says so. Do not join inside a static initializer:
+     * a fiber cannot unmount there, so the join blocks its worker until the job ends (see {@link Counter}).
      *
      * @return the job's value
      * @throws JobFailedException if the job threw (the cause is what it threw)

@@ -79,9 +79,13 @@ final class Watchdog implements Runnable {
             JobNode j = f.currentJob;
             long ms = (now - n.sinceNanos) / 1_000_000L;
             String job = j != null ? j.name() : f.thread.getName();
+            List<StackTraceElement> stack = WatchdogReport.stackOf(f.thread);
+            String initializing = classInitializerOn(stack);
+            String pinned = initializing == null ? "" : ", pinned inside the class initializer of " + initializing
+                    + ": its worker is blocked until the wait ends; move the wait out of the static initializer";
             sink.accept(new WatchdogReport(WatchdogReport.Kind.LONG_WAIT, job, "job '" + job + "' has waited "
-                    + ms + " ms on " + n.counter + " (fiber " + f.thread.getName() + ")", ms,
-                    WatchdogReport.stackOf(f.thread), List.of()));
+                    + ms + " ms on " + n.counter + " (fiber " + f.thread.getName() + pinned + ")", ms, stack,
+                    List.of()));
         }
         if (longWait) {
             for (WaitCycle c : WaitCycle.find(scheduler.fibers.all())) {
@@ -115,13 +119,34 @@ final class Watchdog implements Runnable {
             if (!prev.reported && held >= thresholdNanos) {
                 holds.put(w, new HoldSample(run, j, prev.sinceNanos, true));
                 long ms = held / 1_000_000L;
+                List<StackTraceElement> stack = WatchdogReport.stackOf(f.thread);
+                String initializing = classInitializerOn(stack);
+                String why = initializing != null
+                        ? "its fiber is pinned inside the class initializer of " + initializing + ": a wait inside"
+                        + " a static initializer cannot unmount, so it blocks its worker (on 1 worker, the whole"
+                        + " system). Move the wait out of the static initializer: initialise the value in a lazy"
+                        + " holder outside a job, or pass it in."
+                        : "it blocks its carrier (file or socket I/O, a sleep or native call, a busy loop?). Wrap"
+                        + " the blocking call in Jobs.blocking(...), which parks the fiber instead.";
                 sink.accept(new WatchdogReport(WatchdogReport.Kind.BLOCKED_WORKER, j.name(), "job '" + j.name()
-                        + "' has held worker " + w.index + " for " + ms + " ms without parking: it blocks its "
-                        + "carrier (file or socket I/O, a sleep or native call, a busy loop?). Wrap the blocking "
-                        + "call in Jobs.blocking(...), which parks the fiber instead.", ms,
-                        WatchdogReport.stackOf(f.thread), List.of()));
+                        + "' has held worker " + w.index + " for " + ms + " ms without parking: " + why, ms,
+                        stack, List.of()));
             }
         }
+    }
+
+    /**
+     * The class whose static initializer is running on {@code stack} (the innermost, if several), or null.
+     * A fiber cannot unmount inside one: the JDK's class initialization has a native frame, so a park there
+     * parks the carrier. One walk of the stack the report carries anyway, on the watchdog's thread.
+     */
+    static String classInitializerOn(List<StackTraceElement> stack) {
+        for (StackTraceElement e : stack) {
+            if (e.getMethodName().equals("<clinit>")) {
+                return e.getClassName();
+            }
+        }
+        return null;
     }
 
     /**

@@ -25,7 +25,11 @@ public record WatchdogReport(Kind kind, String jobName, String detail, long mill
          * waits (a sleep, a monitor or lock, {@code Object.wait}); the detail says which.
          */
         LONG_WAIT,
-        /** A job has held its worker longer than the threshold without parking. */
+        /**
+         * A job has held its worker longer than the threshold without parking: a blocking call or busy
+         * loop, or a wait its fiber cannot unmount from because it is inside a class's static initializer
+         * (the detail then names the class).
+         */
         BLOCKED_WORKER,
         /** Jobs wait on each other's counters: none of them can ever finish. */
         WAIT_CYCLE
