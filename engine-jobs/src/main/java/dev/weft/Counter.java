@@ -360,17 +360,20 @@ public final class Counter {
      * as {@link #awaitSlow}: push, then re-read the value; a decrementer that went first is seen by the
      * re-read, one that goes after sees the node, and the node's fire CAS lets only one of them run it.
      * ({@code maxWaitTarget} is never below zero, so every decrement to zero walks the stack.)
+     * Returns the node, for {@link WaitNode#abandon()} if the action is no longer wanted (its job was
+     * cancelled), or null if the action ran here.
      */
-    void whenZero(Runnable action) {
+    WaitNode whenZero(Runnable action) {
         if ((int) state == 0) {
             action.run();
-            return;
+            return null;
         }
         WaitNode node = new WaitNode(action, 0, this, epochOf(state));
         push(node);
         if ((int) state == 0) {
             node.fire();
         }
+        return node;
     }
 
     /** A job of this counter ended (ran, failed or was cancelled): record the failure, then decrement. */

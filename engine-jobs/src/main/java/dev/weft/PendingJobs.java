@@ -1,6 +1,5 @@
 package dev.weft;
 
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -12,7 +11,8 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class PendingJobs {
     private final Scheduler scheduler;
-    private final Set<JobNode> jobs = ConcurrentHashMap.newKeySet();
+    // Each job with its Release, whose continuation nodes the taker of a job it will not release drops.
+    private final ConcurrentHashMap<JobNode, Prerequisites.Release> jobs = new ConcurrentHashMap<>();
 
     PendingJobs(Scheduler scheduler) {
         this.scheduler = scheduler;
@@ -23,7 +23,7 @@ final class PendingJobs {
      * group is settled and its counter counts it from now on, though it is queued only by
      * {@link #release}, when its prerequisites complete.
      */
-    void accept(JobNode j, String what) {
+    void accept(JobNode j, Prerequisites.Release release, String what) {
         Scheduler s = scheduler;
         if (j.counter != null) {
             s.noteHelpScheduler(j.counter);
@@ -45,8 +45,8 @@ final class PendingJobs {
         // Added, then the run state read again (both volatile): shutdownNow writes the run state, then
         // scans the set, so it sees the job or we see STOPPING. Seeing it, we take the job back unless
         // shutdownNow has it already (cancelled and listed: the unit added above is completed there).
-        jobs.add(j);
-        if (s.runState() >= Scheduler.STOPPING && take(j)) {
+        jobs.put(j, release);
+        if (s.runState() >= Scheduler.STOPPING && take(j) != null) {
             if (j.counter != null) {
                 j.counter.decrement(1);
             }
@@ -61,7 +61,7 @@ final class PendingJobs {
      * instead (counted, its counter and handle completed). Never throws: it runs inside a decrement.
      */
     void release(JobNode j) {
-        if (!take(j) || j.state() != JobNode.NEW) {
+        if (take(j) == null || j.state() != JobNode.NEW) {
             return;                                    // shutdownNow or its handle's cancel() completed it
         }
         Scheduler s = scheduler;
@@ -82,10 +82,18 @@ final class PendingJobs {
         }
     }
 
-    /** A job completed as cancelled (a pending handle's {@code cancel()}): nothing will release it now. */
+    /**
+     * A job completed as cancelled (a pending handle's {@code cancel()}): nothing will release it now. If
+     * still here, its continuations are dropped: a counter that never completes (cancelled speculative
+     * work queued behind a level-streaming counter) kept each job, its closure and its node (~540 B plus
+     * the captured state) until it did; now it keeps a dead node until its next pushes sweep it.
+     */
     void forget(JobNode job) {
         if (!jobs.isEmpty()) {
-            jobs.remove(job);
+            Prerequisites.Release r = take(job);
+            if (r != null) {
+                r.drop();
+            }
         }
     }
 
@@ -95,15 +103,17 @@ final class PendingJobs {
      * its own {@link #accept}, which reads the run state after its add.
      */
     void cancelAll() {
-        for (JobNode job : jobs) {
-            if (take(job)) {
+        for (JobNode job : jobs.keySet()) {
+            Prerequisites.Release r = take(job);
+            if (r != null) {
                 job.cancelBeforeStart(scheduler);      // a handle cancelled earlier is complete already: no-op
+                r.drop();                              // its prerequisites may never complete: free the nodes
             }
         }
     }
 
-    /** True if the caller took {@code job} and now owns it; false if someone else had already. */
-    private boolean take(JobNode job) {
+    /** The job's release if the caller took {@code job} and now owns it; null if someone else had already. */
+    private Prerequisites.Release take(JobNode job) {
         return jobs.remove(job);
     }
 }

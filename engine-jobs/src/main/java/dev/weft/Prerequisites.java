@@ -229,9 +229,11 @@ public final class Prerequisites {
      * release writes {@link #failure} before the queue push that publishes the job; the job reads it when
      * it runs (happens-before through the push, or through the steal).
      */
-    private static final class Release implements Runnable {
+    static final class Release implements Runnable {
         private static final java.lang.invoke.VarHandle REMAINING;
         private static final java.lang.invoke.VarHandle RANGE_FAILURE_CLAIMED;
+        private static final java.lang.invoke.VarHandle NODE = java.lang.invoke.MethodHandles
+                .arrayElementVarHandle(WaitNode[].class);
 
         static {
             try {
@@ -248,25 +250,53 @@ public final class Prerequisites {
         private volatile int remaining;
         private volatile boolean rangeFailureClaimed;
         JobFailedException failure;                    // plain: written before the publishing push
+        // The continuation nodes, one per prerequisite (null: ran at registration), for drop(). Each element is
+        // stored volatile by the registrar, then it reads `dropped`; drop() writes `dropped`, then reads each
+        // element (volatile): a Dekker pair, so every node registered is abandoned by one side or both.
+        private final WaitNode[] nodes;
+        private volatile boolean dropped;
 
         Release(Prerequisites of, JobNode job) {
             this.of = of;
             this.job = job;
+            this.nodes = new WaitNode[of.counters.length + of.handles.length];
         }
 
         void register(String what) {
-            of.scheduler.pendingJobs.accept(job, what);     // may throw RejectedExecutionException: nothing registered
-            int count = of.counters.length + of.handles.length;
+            of.scheduler.pendingJobs.accept(job, this, what);   // may throw RejectedExecutionException: none registered
+            int count = nodes.length;
             if (count == 0) {
                 release();                             // after() with no prerequisites: queued at once
                 return;
             }
             remaining = count;                         // before any continuation can run (volatile write)
+            int i = 0;
             for (Counter c : of.counters) {
-                c.whenZero(this);
+                NODE.setVolatile(nodes, i++, c.whenZero(this));
             }
             for (JobHandle<?> h : of.handles) {
-                h.doneCounter().whenZero(this);
+                NODE.setVolatile(nodes, i++, h.doneCounter().whenZero(this));
+            }
+            if (dropped) {                             // cancelled while we registered (shutdownNow): see drop()
+                drop();
+            }
+        }
+
+        /**
+         * The job was cancelled while pending, by whoever took it out of {@link PendingJobs} (its handle's
+         * {@code cancel()}, {@code shutdownNow}): abandons its continuation nodes, each of which drops this
+         * release (and with it the job and its closure) if the abandon CAS beats the fire CAS. A
+         * prerequisite that never completes (a level-streamed counter) then keeps only a dead node, which its
+         * counter's next pushes unlink. A fire that won runs {@link #run} as before, and the release finds
+         * the job taken. Any thread; idempotent (each node leaves WAITING once).
+         */
+        void drop() {
+            dropped = true;
+            for (int i = 0; i < nodes.length; i++) {
+                WaitNode n = (WaitNode) NODE.getVolatile(nodes, i);
+                if (n != null) {
+                    n.abandon();
+                }
             }
         }
 

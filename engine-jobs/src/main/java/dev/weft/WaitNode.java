@@ -12,7 +12,8 @@ import java.util.concurrent.locks.LockSupport;
  * <pre>
  *   WAITING --fire (decrementer)--------> FIRED      (the waiter returns normally)
  *   WAITING --cancel (job/group/system)--> CANCELLED  (the waiter throws JobCancelledException)
- *   WAITING --abandon (waiter timed out)-> ABANDONED  (the waiter returns false)
+ *   WAITING --abandon (waiter timed out,-> ABANDONED  (the waiter returns false; a continuation's
+ *                      or its job cancelled)                 action is dropped, never run)
  * </pre>
  */
 final class WaitNode {
@@ -33,7 +34,9 @@ final class WaitNode {
 
     final Thread thread;         // who to unpark; null for a continuation
     // A continuation's action (thread null): run once by whoever wins the fire CAS, then dropped, so a
-    // dead node left on the stack keeps no dependent job alive. Plain: written before the publishing push.
+    // dead node left on the stack keeps no dependent job alive; dropped unrun by whoever wins the abandon
+    // CAS instead (a cancelled pending job). Plain: written before the publishing push, then touched only
+    // by the one winner of the CAS out of WAITING.
     private Runnable onFire;
     final long target;           // wake when the counter's value is <= target
     final Counter counter;       // what it waits on (for the watchdog and wait-graph reports)
@@ -108,8 +111,16 @@ final class WaitNode {
         return false;
     }
 
-    /** Waiter, on timeout: gives up unless a decrementer fired first. */
+    /**
+     * Waiter, on timeout: gives up unless a decrementer fired first. Also a continuation whose job was
+     * cancelled while pending (Prerequisites.Release#drop): the CAS makes us {@code onFire}'s only owner, so
+     * we drop it; the dead node then keeps nothing of the job alive until a push's sweep unlinks it.
+     */
     boolean abandon() {
-        return STATE.compareAndSet(this, WAITING, ABANDONED);
+        if (STATE.compareAndSet(this, WAITING, ABANDONED)) {
+            onFire = null;                       // null already for a thread's node
+            return true;
+        }
+        return false;
     }
 }
