@@ -279,7 +279,7 @@ public final class Counter {
     public boolean await(long target, Duration timeout) {
         checkTarget(target);
         checkTimeout(timeout);
-        long nanos = Math.max(0L, timeout.toNanos());
+        long nanos = Math.max(0L, Timeouts.saturatedNanos(timeout));
         boolean reached = value() <= target || awaitSlow(target, nanos);
         if (reached) {
             throwIfFailed();

@@ -175,14 +175,14 @@ final class FiberPool {
         if (w.exhaustedSinceNanos == 0) {
             w.exhaustedSinceNanos = now;
         }
-        if (now - w.exhaustedSinceNanos >= policy.exhaustionTimeout().toNanos()) {
+        if (now - w.exhaustedSinceNanos >= Timeouts.saturatedNanos(policy.exhaustionTimeout())) {
             if (job.tryStart()) {
                 job.finishRun(scheduler, new FiberPoolExhaustedException("job '" + job.name() + "' could not "
                         + "start: all " + policy.maxFibers() + " fibers of job system '" + scheduler.name()
                         + "' have been parked in waits (counters, joins, blocking calls) for "
-                        + policy.exhaustionTimeout().toMillis() + " ms with no fiber free for it. If they wait"
-                        + " on jobs that need a fiber to start, that is a deadlock by exhaustion; if they wait"
-                        + " on I/O or other slow work, the bound is too low for this load. Raise"
+                        + Timeouts.saturatedMillis(policy.exhaustionTimeout()) + " ms with no fiber free for it."
+                        + " If they wait on jobs that need a fiber to start, that is a deadlock by exhaustion;"
+                        + " if they wait on I/O or other slow work, the bound is too low for this load. Raise"
                         + " FiberPoolPolicy.bounded(n), lengthen its exhaustion timeout, or use"
                         + " FiberPoolPolicy.growable()."));
             }

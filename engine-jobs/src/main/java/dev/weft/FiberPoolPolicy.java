@@ -33,6 +33,11 @@ public record FiberPoolPolicy(int maxFibers, Duration exhaustionTimeout) {
         if (maxFibers < 1) {
             throw new IllegalArgumentException("maxFibers must be >= 1, got " + maxFibers);
         }
+        if (exhaustionTimeout == null) {
+            throw new NullPointerException("exhaustionTimeout is null: pass how long a worker tolerates a dry"
+                    + " pool before failing waiting jobs, e.g. Duration.ofSeconds(1) (ChronoUnit.FOREVER's"
+                    + " duration for never)");
+        }
         if (exhaustionTimeout.isNegative()) {
             throw new IllegalArgumentException("exhaustionTimeout must not be negative");
         }

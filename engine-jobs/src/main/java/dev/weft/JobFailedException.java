@@ -126,6 +126,16 @@ public class JobFailedException extends RuntimeException {
     }
 
     /**
+     * How many other jobs of the same counter failed beyond the {@value #MAX_KEPT_FAILURES} attached as
+     * suppressed exceptions: {@code 1 + getSuppressed().length + failuresNotKept()} jobs failed in all.
+     *
+     * @return the failures counted but not kept; 0 when every one is attached
+     */
+    public synchronized int failuresNotKept() {
+        return failuresNotKept;
+    }
+
+    /**
      * The message; when more jobs of the counter failed than are attached as suppressed exceptions, it
      * ends with how many more failed.
      */

@@ -502,6 +502,7 @@ public final class JobSystem implements Executor, AutoCloseable {
      *                               itself)
      */
     public boolean awaitTermination(Duration timeout) throws InterruptedException {
+        Counter.checkTimeout(timeout);
         return scheduler.awaitTermination(timeout);
     }
 

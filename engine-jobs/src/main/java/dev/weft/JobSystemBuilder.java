@@ -138,6 +138,10 @@ public final class JobSystemBuilder {
      * @throws IllegalArgumentException if {@code threshold} is zero or negative
      */
     public JobSystemBuilder watchdog(Duration threshold, java.util.function.Consumer<WatchdogReport> sink) {
+        if (threshold == null) {
+            throw new NullPointerException("watchdog threshold is null: pass how long a job may stay parked or"
+                    + " hold a worker before it is reported, e.g. Duration.ofMillis(100)");
+        }
         if (threshold.isNegative() || threshold.isZero()) {
             throw new IllegalArgumentException("watchdog threshold must be positive, got " + threshold);
         }

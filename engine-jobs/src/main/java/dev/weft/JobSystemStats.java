@@ -27,8 +27,10 @@ public record JobSystemStats(List<WorkerStats> workers, long mainThreadJobsRun, 
      *                      worker failed at start with {@link FiberPoolExhaustedException} (a bounded
      *                      pool ran dry): every submitted job is counted once here or in jobsCancelled
      * @param jobsCancelled jobs this worker cancelled instead of starting
-     * @param stealAttempts steals tried on a non-empty victim
-     * @param steals        steals that took something
+     * @param stealAttempts visits to a victim whose oldest job looked unclaimed (a visit may take several)
+     * @param steals        jobs and ready fibers this worker took from other workers: a visit that takes
+     *                      one job takes up to half of what the victim still holds with it, so this can
+     *                      exceed {@code stealAttempts}
      * @param waits         times a job parked its fiber in a wait on this worker
      * @param idleParks     times the worker parked for lack of work
      * @param idleNanos     time spent parked
@@ -90,9 +92,9 @@ public record JobSystemStats(List<WorkerStats> workers, long mainThreadJobsRun, 
     }
 
     /**
-     * Successful steals, all workers together.
+     * Jobs and ready fibers taken by steals, all workers together (a steal may take several at once).
      *
-     * @return the total number of successful steals
+     * @return the total number of jobs and fibers stolen
      */
     public long steals() {
         return workers.stream().mapToLong(WorkerStats::steals).sum();

@@ -194,7 +194,7 @@ public final class Jobs {
      * @throws JobCancelledException if the job was cancelled while waiting
      */
     public static <T> T blocking(Callable<T> call) throws Exception {
-        Objects.requireNonNull(call, "call");
+        Objects.requireNonNull(call, "call is null: pass the blocking work, e.g. () -> Files.readAllBytes(path)");
         Fiber f = Fiber.current();
         if (f != null) {
             return await(f.scheduler.blockingPool.executor(), call, null);
@@ -219,8 +219,8 @@ public final class Jobs {
      * @throws JobCancelledException if the job was cancelled while waiting
      */
     public static <T> T blocking(Executor executor, Callable<T> call) throws Exception {
-        Objects.requireNonNull(executor, "executor");
-        Objects.requireNonNull(call, "call");
+        Objects.requireNonNull(executor, "executor is null: pass where the call runs, or use blocking(call)");
+        Objects.requireNonNull(call, "call is null: pass the blocking work, e.g. () -> Files.readAllBytes(path)");
         if (Fiber.current() != null) {
             return await(executor, call, null);
         }

@@ -39,7 +39,7 @@ final class TerminationWait {
                     + "shutdown() from the job, and wait for termination on another thread.");
         }
         MainThreadMailbox mainThread = s.mainThread;
-        long deadline = System.nanoTime() + Math.max(0, timeout.toNanos());
+        long deadline = System.nanoTime() + Math.max(0, Timeouts.saturatedNanos(timeout));
         boolean owner = mainThread.owner() == Thread.currentThread();
         for (;;) {
             boolean ownerGone = false;
@@ -70,6 +70,6 @@ final class TerminationWait {
      */
     boolean awaitKeepingJvmUp(Duration timeout) throws InterruptedException {
         scheduler.mainThread.cancelQueuedIfOwnerGone();
-        return workersLeft.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        return workersLeft.await(Timeouts.saturatedNanos(timeout), TimeUnit.NANOSECONDS);
     }
 }

@@ -38,7 +38,7 @@ final class Watchdog implements Runnable {
 
     Watchdog(Scheduler scheduler, Duration threshold, Consumer<WatchdogReport> sink) {
         this.scheduler = scheduler;
-        this.thresholdNanos = threshold.toNanos();
+        this.thresholdNanos = Timeouts.saturatedNanos(threshold);
         this.sink = sink;
         this.thread = new Thread(this, scheduler.name() + "-watchdog");
         this.thread.setDaemon(true);

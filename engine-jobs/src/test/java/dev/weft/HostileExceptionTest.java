@@ -97,6 +97,7 @@ class HostileExceptionTest {
             int kept = f.getSuppressed().length;
             assertEquals(JobFailedException.MAX_KEPT_FAILURES, kept);
             int notKept = n - 1 - kept;
+            assertEquals(notKept, f.failuresNotKept());
             assertTrue(f.getMessage().endsWith("(and " + notKept + " more failures of the same counter, not kept)"),
                     f.getMessage());
             JobFailedException again = assertThrows(JobFailedException.class, c::throwIfFailed);
