@@ -64,6 +64,10 @@ public final class Counter {
     private volatile long maxWaitTarget;                  // >= every registered target; CAS-max, never lowered
                                                           // (starts at 0 without a fence: targets are >= 0)
     private volatile JobFailedException failure;          // first failure; CAS from null
+    // A job of this counter was cancelled before it started. Read only for the fresh counter of a blocking
+    // fan-out (parallelFor, runAndWait), after its wait saw the value reach zero. Plain: written before the
+    // cancelled job's decrement CAS, which that volatile read of the value follows.
+    boolean skippedJobs;
     // The job system whose jobs this counter last counted: where an outside waiter looks for jobs to
     // help with (WaitingHelp). Plain: written at submission (only when it changes), read by a waiter; a
     // stale null or older system only means no help, and a Scheduler is safely published (final fields).

@@ -17,7 +17,9 @@ public class JobFailedException extends RuntimeException {
     // the rest only counted. Keeping every one made a parallelFor whose body failed on each of a million
     // indices hold 773 MB of exceptions. Both guarded by this exception's monitor, as addSuppressed is.
     static final int MAX_KEPT_FAILURES = 100;
+    /** Other failures attached as suppressed exceptions, at most {@value #MAX_KEPT_FAILURES}. */
     private int keptFailures;
+    /** Other failures counted beyond those attached. */
     private int failuresNotKept;
 
     JobFailedException(String jobName, Throwable cause) {

@@ -226,6 +226,10 @@ abstract class JobNode {
      * TERMINATED (≥ STOPPING) between close()'s call and its own list.
      */
     final void completeCancelled(Scheduler s, boolean listForShutdownNow) {
+        Counter c = counter;
+        if (c != null && !c.skippedJobs) {
+            c.skippedJobs = true;                          // before the decrement below (complete)
+        }
         if (s != null) {
             s.reportCancelled(this, listForShutdownNow);   // first: whoever sees the counter at zero finds it counted
             s.pendingJobs.forget(this);

@@ -229,7 +229,9 @@ public final class JobSystem implements Executor, AutoCloseable {
      * "after every job ended" is the calling job's own cancellation while it waits: it throws
      * {@link JobCancelledException} at once, as {@code await} does (or, if {@code jobs[0]} threw, that
      * failure with the cancellation suppressed), and the other jobs, which belong to its group, end on their
-     * own (a group cancel stops them too).
+     * own (a group cancel stops them too). If any of the other jobs was cancelled before it started (its
+     * group was cancelled, or the job system stopped) while the wait did not park, the call throws
+     * {@link JobCancelledException} once they ended: it never returns normally with jobs skipped.
      *
      * @param priority the priority of {@code jobs[1..]}; not null
      * @param jobs the jobs to run: the first on the calling thread, the others on the workers; none may be
@@ -252,6 +254,7 @@ public final class JobSystem implements Executor, AutoCloseable {
         }
         try {
             others.await();
+            throwIfSkipped(others, "runAndWait");
         } catch (RuntimeException othersFailure) {   // JobFailedException, or our own cancellation
             if (firstFailure == null) {
                 throw othersFailure;
@@ -260,6 +263,19 @@ public final class JobSystem implements Executor, AutoCloseable {
         }
         if (firstFailure != null) {
             throw sneaky(firstFailure);
+        }
+    }
+
+    /**
+     * After a blocking fan-out's wait returned: if any of its jobs was cancelled before it started (the
+     * calling job's group was cancelled, or the job system stopped), the work is not all done, and the
+     * call must not return as if it were: a level job committed a bake that 16 of 4,096 indices had run
+     * (probe: 270 of 300 rounds). One plain read of the fan-out's own, fresh counter.
+     */
+    private static void throwIfSkipped(Counter done, String call) {
+        if (done.skippedJobs) {
+            throw new JobCancelledException(call + ": some of its work was cancelled before it started (the"
+                    + " calling job's group or the job system was cancelled), so it did not all run");
         }
     }
 
@@ -358,11 +374,14 @@ public final class JobSystem implements Executor, AutoCloseable {
      * @param grain the largest number of indices one call of {@code body} gets; at least 1
      * @param body called with each range {@code [start, end)} and the index of the worker running it
      * @throws JobFailedException if a range threw
+     * @throws JobCancelledException if ranges were cancelled before they started (the calling job's group
+     *     was cancelled, or the job system stopped), so not every range ran
      */
     public void parallelFor(int from, int to, int grain, RangeJob body) {
         Counter done = new Counter("parallelFor");
         scheduler.parallelFor(Priority.NORMAL, from, to, grain, body, done);
         done.await();
+        throwIfSkipped(done, "parallelFor");
     }
 
     /**
