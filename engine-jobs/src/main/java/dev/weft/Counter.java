@@ -382,15 +382,13 @@ public final class Counter {
 
     /** A job of this counter ended (ran, failed or was cancelled): record the failure, then decrement. */
     void jobEnded(JobNode job, Throwable cause) {
-        if (cause != null) {
-            try {
+        try {
+            if (cause != null) {
                 recordFailure(job.name(), cause);   // the name only on failure: deriving one costs a class lookup
-            } finally {
-                decrement(1);                       // whatever recording the failure met: waiters must wake
             }
-            return;
+        } finally {
+            decrement(1);                           // whatever recording the failure met: waiters must wake
         }
-        decrement(1);
     }
 
     void recordFailure(String jobName, Throwable cause) {
