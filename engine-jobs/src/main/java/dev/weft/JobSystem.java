@@ -206,7 +206,7 @@ public final class JobSystem implements Executor, AutoCloseable {
      * @param jobs the jobs to run; none may be null (then none of them is submitted)
      */
     public void runAll(Priority priority, Counter counter, Job... jobs) {
-        scheduler.runBatch(priority, counter, jobs);
+        BatchSubmission.runAll(scheduler, priority, counter, jobs);
     }
 
     /**
@@ -245,7 +245,7 @@ public final class JobSystem implements Executor, AutoCloseable {
         if (jobs.length == 0) {
             return;
         }
-        Counter others = scheduler.forkRest(priority, jobs);   // checks every job and the priority first
+        Counter others = BatchSubmission.forkRest(scheduler, priority, jobs);   // checks jobs and priority first
         Throwable firstFailure = null;
         try {
             jobs[0].run();

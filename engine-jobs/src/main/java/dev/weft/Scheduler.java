@@ -173,74 +173,6 @@ final class Scheduler {
         submit(j, w);
     }
 
-    /** Submits several jobs with one counter: one atomic add for the batch, one wake-up at most. */
-    void runBatch(Priority priority, Counter counter, Job[] batch) {
-        runBatch(priority, counter, batch, 0);
-    }
-
-    /** {@link #runBatch(Priority, Counter, Job[])} of {@code batch[from..]} (checked whole by the caller). */
-    void runBatch(Priority priority, Counter counter, Job[] batch, int from) {
-        runBatch(priority, counter, batch, from, false);
-    }
-
-    /**
-     * {@code runAndWait}'s submission of {@code batch[1..]}: returns the counter that counts them, born
-     * holding their number (a plain write: nobody can see it before the pushes publish it with their
-     * release stores), so a worker's fork/join costs no {@code add} CAS. Off the workers, or stopping,
-     * {@link #runBatch} hands the born units back and counts each job as it admits it.
-     */
-    Counter forkRest(Priority priority, Job[] batch) {
-        Counter rest = new Counter("runAndWait", batch.length - 1);   // runAndWait passes at least one job
-        runBatch(priority, rest, batch, 1, true);
-        return rest;
-    }
-
-    private void runBatch(Priority priority, Counter counter, Job[] batch, int from, boolean preCounted) {
-        if (priority == null || batch == null) {
-            throw new NullPointerException("priority and jobs must not be null");
-        }
-        for (Job job : batch) {
-            if (job == null) {
-                throw new NullPointerException("a job in the batch is null (none of the batch was submitted)");
-            }
-        }
-        if (from >= batch.length) {
-            return;
-        }
-        Worker w = Worker.current(this);
-        if (w == null || runState >= STOPPING) {
-            if (preCounted) {
-                counter.decrement(batch.length - from);   // run() below counts each job it admits
-            }
-            for (int i = from; i < batch.length; i++) {
-                run(priority, null, batch[i], counter, null);    // the outside path admits each job
-            }
-            return;
-        }
-        if (counter != null && !preCounted) {
-            noteHelpScheduler(counter);
-            counter.add(batch.length - from);
-        }
-        JobGroup group = inheritedGroup(w);
-        boolean wasEmpty = false;
-        for (int i = from; i < batch.length; i++) {
-            Job job = batch[i];
-            PooledJob j = PooledJob.take(w);
-            j.job = job;
-            j.priority = priority.ordinal();
-            j.counter = counter;
-            j.group = group;
-            if (group != null && group.isCancelled()) {
-                j.cancelBeforeStart(this);
-                continue;
-            }
-            wasEmpty |= w.jobs[j.priority].push(j);
-        }
-        if (wasEmpty) {
-            signalLocalWork(priority.ordinal());
-        }
-    }
-
     <T> JobHandle<T> submit(Priority priority, String jobName, Callable<T> callable, Counter counter,
                             JobGroup group) {
         if (callable == null) {
@@ -471,7 +403,7 @@ final class Scheduler {
      * A worker pushed onto its own empty deque. Alone, there is nobody to wake, and the only checkpoints
      * that could look are this thread's own, which see the push in program order: no fence needed.
      */
-    private void signalLocalWork(int priority) {
+    void signalLocalWork(int priority) {
         if (workers.length > 1) {
             parking.signalWork(priority);
         } else {

@@ -129,7 +129,7 @@ class RunAndWaitTest {
         TestSupport.closeWithin(jobs);
     }
 
-    // From a job, the queued jobs' counter is born holding them (Scheduler.forkRest). The next two tests
+    // From a job, the queued jobs' counter is born holding them (BatchSubmission.forkRest). The next two tests
     // mix the two ways they end: one runs inline on the caller's worker, another is stolen. Both failed
     // against a shortcut that returned without flushing when the caller's worker held every unit left.
 

@@ -1,0 +1,115 @@
+package dev.weft;
+
+/**
+ * Submitting several jobs at once: {@link JobSystem#runAll} and the queued part of
+ * {@link JobSystem#runAndWait}. A batch is admitted whole or not at all:
+ * <ul>
+ *   <li>on a worker, the counter's units are added at once (or, for {@code runAndWait}, the counter is
+ *       born holding them), the nodes are pushed onto the worker's own deque, and at most one sleeping
+ *       worker is woken for the whole batch;</li>
+ *   <li>from any other thread, one {@code externalSubmitters} window and one read of the run state cover
+ *       the whole batch, and the counter's units are added before any job is queued, so a {@code close()}
+ *       racing the call, or a counter without room for the batch, refuses it before any of its jobs could
+ *       run (SYNCHRONIZATION.md §5, "Termination", for the window).</li>
+ * </ul>
+ */
+final class BatchSubmission {
+    private BatchSubmission() {
+    }
+
+    /** {@code runAll}: the jobs share {@code counter} (may be null). */
+    static void runAll(Scheduler s, Priority priority, Counter counter, Job[] batch) {
+        submit(s, priority, counter, batch, 0, false);
+    }
+
+    /**
+     * {@code runAndWait}'s submission of {@code batch[1..]}: returns the counter that counts them, born
+     * holding their number (a plain write: nobody can see it before the pushes or offers publish it with
+     * their release stores), so a fork/join costs no {@code add} CAS.
+     */
+    static Counter forkRest(Scheduler s, Priority priority, Job[] batch) {
+        Counter rest = new Counter("runAndWait", batch.length - 1);   // runAndWait passes at least one job
+        submit(s, priority, rest, batch, 1, true);
+        return rest;
+    }
+
+    private static void submit(Scheduler s, Priority priority, Counter counter, Job[] batch, int from,
+                               boolean preCounted) {
+        if (priority == null || batch == null) {
+            throw new NullPointerException("priority and jobs must not be null");
+        }
+        for (Job job : batch) {
+            if (job == null) {
+                throw new NullPointerException("a job in the batch is null (none of the batch was submitted)");
+            }
+        }
+        if (from >= batch.length) {
+            return;
+        }
+        Worker w = Worker.current(s);
+        if (w == null) {
+            submitOutside(s, priority.ordinal(), counter, batch, from, preCounted);
+            return;
+        }
+        if (s.isStopping()) {
+            throw s.rejected("submit");
+        }
+        if (counter != null && !preCounted) {
+            s.noteHelpScheduler(counter);
+            counter.add(batch.length - from);
+        }
+        JobGroup group = s.inheritedGroup(w);
+        boolean wasEmpty = false;
+        for (int i = from; i < batch.length; i++) {
+            PooledJob j = PooledJob.take(w);
+            j.job = batch[i];
+            j.priority = priority.ordinal();
+            j.counter = counter;
+            j.group = group;
+            if (group != null && group.isCancelled()) {
+                j.cancelBeforeStart(s);
+                continue;
+            }
+            wasEmpty |= w.jobs[j.priority].push(j);
+        }
+        if (wasEmpty) {
+            s.signalLocalWork(priority.ordinal());
+        }
+    }
+
+    /**
+     * A batch from a thread that is no worker, inside one {@code externalSubmitters} window: it used to be
+     * one window per job, so a {@code close()} racing the call, or a counter too full for the next unit,
+     * refused the batch after part of it had run.
+     */
+    private static void submitOutside(Scheduler s, int priority, Counter counter, Job[] batch, int from,
+                                      boolean preCounted) {
+        s.externalSubmitters.incrementAndGet();    // before reading runState: see Scheduler, "Shutdown"
+        try {
+            if (!s.outsideMayAdd(false)) {
+                throw s.rejected("submit");
+            }
+            JobGroup group = s.waitingHelp != null ? Scheduler.inheritedGroupOutside() : null;
+            if (counter != null) {
+                s.noteHelpScheduler(counter);
+                if (!preCounted) {
+                    counter.add(batch.length - from);   // too full: throws, and nothing was queued
+                }
+            }
+            for (int i = from; i < batch.length; i++) {
+                PooledJob j = PooledJob.take(null);
+                j.job = batch[i];
+                j.priority = priority;
+                j.counter = counter;
+                j.group = group;
+                if (group != null && group.isCancelled()) {
+                    j.cancelBeforeStart(s);
+                } else {
+                    s.inject(j);
+                }
+            }
+        } finally {
+            s.externalSubmitters.decrementAndGet();
+        }
+    }
+}
