@@ -61,7 +61,7 @@ public final class JobHandle<T> extends JobNode {
         }
     }
 
-    private Callable<T> callable;          // dropped by the running fiber when the job ends (nothing retained)
+    private Callable<T> callable;          // dropped when the job starts, or by whoever completes it cancelled
     private final Class<?> callableType;   // for the default name once the callable is gone
     private final Scheduler scheduler;
     // Whether the job has ended, and what a waiter waits on (SYNCHRONIZATION.md §19, "A handle's end"):
@@ -261,6 +261,9 @@ public final class JobHandle<T> extends JobNode {
 
     @Override
     void complete(Scheduler s, Throwable failure, boolean cancelled, Fiber on) {
+        if (cancelled) {
+            callable = null;   // never to run: the one completer owns it now (a kept handle keeps no closure)
+        }
         this.cancelled = cancelled;
         this.failure = failure;
         // The handle ends before its counter does: whoever sees the counter at zero may read every

@@ -44,7 +44,7 @@ import java.util.function.BiConsumer;
  * <h3>Nothing retained</h3>
  * A finished job is reachable only through its handle, if the caller kept one: deque slots are cleared
  * on pop and steal ({@link dev.weft.internal.WorkStealingDeque}), JCTools queues null their slots on
- * poll, a handle drops its callable when it starts, a fiber's {@code currentJob}/{@code firstJob} are
+ * poll, a handle drops its callable when it starts or is cancelled, a fiber's {@code currentJob}/{@code firstJob} are
  * cleared, and a wait node forgets its job when its wait ends.
  *
  * <h3>Shutdown</h3>

@@ -132,6 +132,37 @@ class RetentionTest {
         }
     }
 
+    /**
+     * A handle cancelled before its job started, and kept by the caller (a loader's table of requests, say):
+     * its closure is dropped. It used to be held for as long as the handle was, with everything it captured.
+     */
+    @Test
+    void aCancelledHandleTheCallerKeepsDropsItsClosure() {
+        try (JobSystem jobs = TestSupport.system(1)) {
+            java.util.concurrent.atomic.AtomicBoolean release = new java.util.concurrent.atomic.AtomicBoolean();
+            Counter blocker = new Counter("blocker");
+            jobs.run(Priority.NORMAL, "spin", () -> {         // keeps the only worker busy: nothing starts
+                while (!release.get()) {
+                    Thread.onSpinWait();
+                }
+            }, blocker);
+            List<JobHandle<Integer>> kept = new ArrayList<>();
+            List<WeakReference<Object>> captured = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                byte[] texture = new byte[1 << 20];
+                captured.add(new WeakReference<>(texture));
+                JobHandle<Integer> h = jobs.submit(() -> texture.length);
+                assertTrue(h.cancel(), "cancelled before it started");
+                kept.add(h);
+            }
+            release.set(true);
+            blocker.await();
+            TestSupport.join(jobs.submit(() -> 0));            // the worker went past the cancelled nodes
+            assertCollected(captured, "closures of cancelled handles the caller keeps");
+            assertEquals(8, kept.stream().filter(JobHandle::isCancelled).count());
+        }
+    }
+
     private static void assertCollected(List<WeakReference<Object>> refs, String what) {
         TestSupport.eventually(() -> refs.stream().filter(r -> r.get() != null).count() + " of " + refs.size()
                 + " " + what + " still reachable after GC", () -> {
