@@ -68,13 +68,16 @@ public final class JobSystemBuilder {
     /**
      * Worker thread stack size in bytes (default 64 MiB of reserved, lazily committed memory).
      *
-     * @param bytes the stack size of each worker thread in bytes, at least 256 KiB
+     * @param bytes the stack size of each worker thread in bytes, from 256 KiB to 1 GiB
      * @return this builder
-     * @throws IllegalArgumentException if {@code bytes} is less than 256 KiB
+     * @throws IllegalArgumentException if {@code bytes} is less than 256 KiB or more than 1 GiB
      */
     public JobSystemBuilder workerStackBytes(long bytes) {
-        if (bytes < (256 << 10)) {
-            throw new IllegalArgumentException("worker stack must be at least 256 KiB, got " + bytes);
+        if (bytes < (256 << 10) || bytes > (1L << 30)) {
+            // Above 1 GiB the operating system refuses the thread (or reserves address space for nothing):
+            // build() then failed with the workers it had started already running.
+            throw new IllegalArgumentException("worker stack must be from 256 KiB to 1 GiB (the default is "
+                    + (JobSystem.DEFAULT_WORKER_STACK_BYTES >> 20) + " MiB), got " + bytes + " bytes");
         }
         this.workerStackBytes = bytes;
         return this;

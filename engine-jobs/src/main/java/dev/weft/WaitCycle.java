@@ -27,17 +27,26 @@ public record WaitCycle(List<Entry> entries) {
     public record Entry(String job, String waitsOn, List<StackTraceElement> stack) {
     }
 
+    /** A cycle and when its oldest wait began ({@link System#nanoTime()}), for the watchdog's report. */
+    record Found(WaitCycle cycle, long oldestWaitSinceNanos) {
+    }
+
     /** Finds every elementary cycle reachable among the parked fibers (a snapshot; racy but safe). */
     static List<WaitCycle> find(Iterable<Fiber> fibers) {
+        return findTimed(fibers).stream().map(Found::cycle).toList();
+    }
+
+    /** {@link #find}, each cycle with the start of its oldest wait. */
+    static List<Found> findTimed(Iterable<Fiber> fibers) {
         Map<Counter, List<Fiber>> completers = new IdentityHashMap<>();
-        Map<Fiber, Counter> waitsOn = new HashMap<>();
+        Map<Fiber, WaitNode> waitsOn = new HashMap<>();
         for (Fiber f : fibers) {
             WaitNode n = f.waitNode;
             JobNode j = f.currentJob;
             if (n == null || j == null) {
                 continue;
             }
-            waitsOn.put(f, n.counter);
+            waitsOn.put(f, n);
             for (JobNode k = j; k != null; k = k.enclosing) {   // every job on this fiber's stack
                 if (k.counter != null) {
                     completers.computeIfAbsent(k.counter, c -> new ArrayList<>()).add(f);
@@ -49,7 +58,7 @@ public record WaitCycle(List<Entry> entries) {
                 }
             }
         }
-        List<WaitCycle> cycles = new ArrayList<>();
+        List<Found> cycles = new ArrayList<>();
         Map<Fiber, Integer> state = new HashMap<>();        // 1 = on the DFS path, 2 = done
         for (Fiber start : waitsOn.keySet()) {
             if (!state.containsKey(start)) {
@@ -59,19 +68,19 @@ public record WaitCycle(List<Entry> entries) {
         return cycles;
     }
 
-    private static void dfs(Fiber f, Map<Fiber, Counter> waitsOn, Map<Counter, List<Fiber>> completers,
-                            Map<Fiber, Integer> state, List<Fiber> path, List<WaitCycle> out) {
+    private static void dfs(Fiber f, Map<Fiber, WaitNode> waitsOn, Map<Counter, List<Fiber>> completers,
+                            Map<Fiber, Integer> state, List<Fiber> path, List<Found> out) {
         state.put(f, 1);
         path.add(f);
-        for (Fiber next : completers.getOrDefault(waitsOn.get(f), List.of())) {
+        for (Fiber next : completers.getOrDefault(waitsOn.get(f).counter, List.of())) {
             if (next == f) {                                    // waits on a job below it on its own stack
                 JobNode j = f.currentJob;
                 String job = j != null ? j.name() : f.thread.getName();
                 for (JobNode k = j != null ? j.enclosing : null; k != null; k = k.enclosing) {
                     job += " (run inline inside '" + k.name() + "')";
                 }
-                out.add(new WaitCycle(List.of(new Entry(job, waitsOn.get(f).name(),
-                        WatchdogReport.stackOf(f.thread)))));
+                out.add(new Found(new WaitCycle(List.of(new Entry(job, waitsOn.get(f).counter.name(),
+                        WatchdogReport.stackOf(f.thread)))), waitsOn.get(f).sinceNanos));
                 continue;
             }
             Integer s = state.get(next);
@@ -79,16 +88,22 @@ public record WaitCycle(List<Entry> entries) {
                 dfs(next, waitsOn, completers, state, path, out);
             } else if (s != null && s == 1) {
                 List<Entry> entries = new ArrayList<>();
-                for (int i = path.indexOf(next); i < path.size(); i++) {
+                int from = path.indexOf(next);
+                long oldest = waitsOn.get(next).sinceNanos;
+                for (int i = from; i < path.size(); i++) {
                     Fiber g = path.get(i);
+                    long since = waitsOn.get(g).sinceNanos;
+                    if (since - oldest < 0) {                   // nanoTime: compare by difference
+                        oldest = since;
+                    }
                     JobNode j = g.currentJob;
                     String job = j != null ? j.name() : g.thread.getName();
                     for (JobNode k = j != null ? j.enclosing : null; k != null; k = k.enclosing) {
                         job += " (run inline inside '" + k.name() + "')";
                     }
-                    entries.add(new Entry(job, waitsOn.get(g).name(), WatchdogReport.stackOf(g.thread)));
+                    entries.add(new Entry(job, waitsOn.get(g).counter.name(), WatchdogReport.stackOf(g.thread)));
                 }
-                out.add(new WaitCycle(List.copyOf(entries)));
+                out.add(new Found(new WaitCycle(List.copyOf(entries)), oldest));
             }
         }
         path.remove(path.size() - 1);

@@ -88,7 +88,11 @@ final class Watchdog implements Runnable {
                     List.of()));
         }
         if (longWait) {
-            for (WaitCycle c : WaitCycle.find(scheduler.fibers.all())) {
+            for (WaitCycle.Found found : WaitCycle.findTimed(scheduler.fibers.all())) {
+                WaitCycle c = found.cycle();
+                if (now - found.oldestWaitSinceNanos() < thresholdNanos) {
+                    continue;          // formed since: reported once one of its own waits is long, as waits are
+                }
                 String signature = c.entries().stream().map(e -> e.job() + "->" + e.waitsOn()).sorted().toList()
                         .toString();
                 if (!reportedCycles.add(signature)) {
@@ -99,7 +103,8 @@ final class Watchdog implements Runnable {
                         ? "a job waits on a counter that only a job below it on its own fiber would complete"
                         : c.entries().size() + " jobs wait on each other's counters";
                 sink.accept(new WatchdogReport(WatchdogReport.Kind.WAIT_CYCLE, first.job(), what
-                        + " and can never finish: a deadlock. Break the cycle in the job graph.", 0,
+                        + " and can never finish: a deadlock. Break the cycle in the job graph.",
+                        (now - found.oldestWaitSinceNanos()) / 1_000_000L,
                         List.of(), c.entries()));
             }
         }

@@ -11,7 +11,7 @@ import java.util.List;
  * @param kind      which of the three
  * @param jobName   the job concerned (for a cycle: the first job of the cycle)
  * @param detail    a sentence saying what was seen and what to do
- * @param millis    how long it has waited or held its worker
+ * @param millis    how long it has waited or held its worker (for a cycle: its oldest wait)
  * @param stack     the job's stack (its fiber's)
  * @param cycle     for {@link Kind#WAIT_CYCLE}: every job of the cycle in order, else empty
  */

@@ -270,7 +270,8 @@ final class Worker extends WorkerLayout.PadAfterParkState {
                 try {
                     c.decrement(1);
                 } catch (IllegalStateException refused) {
-                    scheduler.uncaughtFailureHandler.accept(c.name(), refused);
+                    // No job to name (held decrements keep only their count): name the counter as such.
+                    scheduler.uncaughtFailureHandler.accept("a job counted by counter '" + c.name() + "'", refused);
                 }
             }
         }

@@ -324,6 +324,8 @@ class DiagnosticsTest {
             // Either two fibers wait on each other, or one ran the other inline and waits on itself.
             String cycleText = cycle.cycle().toString();
             assertTrue(cycleText.contains("job a") && cycleText.contains("job b"), cycleText);
+            assertTrue(cycle.millis() >= 100, "a cycle is reported after its oldest wait passed the threshold"
+                    + " (100 ms), and says how long: " + cycle.millis());
             assertEquals(1, jobs.findWaitCycles().size());
             never.decrement();
         } finally {
