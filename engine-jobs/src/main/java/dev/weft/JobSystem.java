@@ -460,7 +460,9 @@ public final class JobSystem implements Executor, AutoCloseable {
      * {@link #bindMainThread()}, nobody will: close cancels them as they are queued, so a job waiting on
      * one ends (with {@link JobCancelledException}) instead of keeping close waiting forever. If the calling thread is interrupted while waiting, it returns early
      * with its interrupt flag set (the shutdown goes on). Called from inside one of this system's jobs it
-     * only starts the shutdown (waiting would wait for the calling job itself).
+     * only starts the shutdown (waiting would wait for the calling job itself). Called by a shutdown hook
+     * while a job is inside {@code System.exit} (which waits for the hooks), it waits for every other job,
+     * then returns without that one and says so on stderr.
      */
     @Override
     public void close() {
@@ -472,8 +474,10 @@ public final class JobSystem implements Executor, AutoCloseable {
         }
         scheduler.shutdown();
         try {
-            while (!scheduler.awaitTermination(Duration.ofSeconds(1))) {
-                Thread.onSpinWait();
+            while (!scheduler.awaitTermination(Duration.ofMillis(100))) {
+                if (ExitingJobs.onlyTheyAreLeft(scheduler)) {
+                    return;             // in a shutdown hook, the rest waits on System.exit: see ExitingJobs
+                }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
