@@ -14,11 +14,17 @@ import java.util.concurrent.locks.LockSupport;
  * continuation to {@link #execute} whenever the fiber becomes runnable (started, unparked), so the
  * scheduler always knows which fiber became ready and at which priority, without a lookup.
  *
+ * <p>A plain virtual thread started inside a job ({@code Thread.ofVirtual()}, a virtual-thread-per-task
+ * executor) inherits the job's fiber as its scheduler: the JDK gives a virtual thread made without one its
+ * parent virtual thread's. Such a continuation is not this fiber's own, so {@link #execute} forwards it to
+ * {@link FiberSupport#foreignScheduler()} (the JVM's virtual-thread scheduler), now and at every later
+ * wake: it never runs on Weft's workers, and it runs on after the job system has closed.
+ *
  * <p>Life cycle: the fiber loop takes the next item for its worker. A job runs right here, inline, with
- * no thread switch — the common case costs no park. A ready fiber, or the continuation of a plain virtual
- * thread started inside a job, cannot run inside another virtual thread: the fiber leaves it in the
- * worker's {@code next} slot and parks itself in the worker's idle pool, and the worker's carrier loop
- * mounts it. A job that waits parks the fiber; the worker mounts another one (ready or idle).
+ * no thread switch — the common case costs no park. A ready fiber cannot run inside another virtual
+ * thread: the fiber leaves it in the worker's {@code next} slot and parks itself in the worker's idle
+ * pool, and the worker's carrier loop mounts it. A job that waits parks the fiber; the worker mounts
+ * another one (ready or idle).
  *
  * <p>Fields: everything but {@link #waitNode}, {@link #idle} and {@link #retire} is written only by the
  * thread the fiber is mounted on (or the carrier that is about to mount it, before the unpark that
@@ -103,10 +109,13 @@ final class Fiber implements Executor, Runnable {
 
     @Override
     public void execute(Runnable r) {
+        // Ours or foreign: the JDK hands a virtual thread's scheduler the same runContinuation object (a
+        // final field of the thread) at its start and at every wake. The first one we get is our own
+        // thread's start (a thread can inherit us only once ours runs). One load and one compare per wake.
         if (continuation == null) {
             continuation = r;                       // the first continuation handed to us is our own
         } else if (r != continuation) {
-            scheduler.executeForeign(r);            // a virtual thread started inside a job inherits us
+            FiberSupport.foreignScheduler().execute(r);   // a virtual thread started inside a job inherits us
             return;
         }
         if (idle) {
@@ -181,7 +190,7 @@ final class Fiber implements Executor, Runnable {
                 if (next instanceof JobNode j) {
                     job = j;
                 } else if (next != null) {
-                    w.next = next;                  // a ready fiber or foreign continuation: the carrier runs it
+                    w.next = next;                  // a ready fiber: the carrier mounts it
                 }
             }
             if (job != null) {

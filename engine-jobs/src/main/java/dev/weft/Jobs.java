@@ -43,6 +43,16 @@ import java.util.concurrent.RejectedExecutionException;
  *       leaves them as they were. Set them inside the job that needs them (they cost a reference compare
  *       per job when unchanged).</li>
  * </ul>
+ *
+ * <h2>Virtual threads started in a job</h2>
+ * A virtual thread you start inside a job ({@code Thread.ofVirtual().start(...)},
+ * {@code Thread.startVirtualThread}, {@code Executors.newVirtualThreadPerTaskExecutor()}, or a library's
+ * HTTP client or logger doing so) runs on the JVM's own virtual-thread scheduler, as if started outside
+ * Weft, not on Weft's workers: it takes no worker from frame jobs, a block or sleep in it parks no job, and
+ * it runs on after the job system has closed ({@code close()} does not wait for it). The same holds for
+ * the virtual threads it starts. It is not a job: {@link #inFiber()} is false on it and it waits on
+ * counters and handles as any outside thread does. A job may join it ({@code Thread.join} parks the job's
+ * fiber like any wait).
  */
 public final class Jobs {
     private Jobs() {}

@@ -351,15 +351,6 @@ final class Scheduler {
                 + ". Submit work before closing the job system.");
     }
 
-    /** A plain virtual thread started inside a job inherited a fiber as its scheduler: run it here. */
-    void executeForeign(Runnable continuation) {
-        if (runState == TERMINATED) {
-            throw new RejectedExecutionException("job system '" + name + "' is terminated; a virtual thread "
-                    + "started inside one of its jobs cannot run any more");
-        }
-        picker.enqueueReady(Worker.current(this), continuation, Priority.NORMAL.ordinal());
-    }
-
     /** A parked fiber became runnable (the JDK called its executor). */
     void fiberReady(Fiber f) {
         picker.enqueueReady(Worker.current(this), f, f.readyPriority);

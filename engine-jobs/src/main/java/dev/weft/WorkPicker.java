@@ -86,8 +86,8 @@ final class WorkPicker {
         }
     }
 
-    /** A fiber (or foreign continuation) became runnable: queue it on this worker, or inject it. */
-    void enqueueReady(Worker current, Object item, int priority) {
+    /** A fiber became runnable: queue it on this worker, or inject it. */
+    void enqueueReady(Worker current, Fiber item, int priority) {
         if (current != null) {
             if (current.ready[priority].push(item)) {
                 parking.signalWork(priority);
@@ -100,7 +100,7 @@ final class WorkPicker {
 
     /**
      * The next thing for worker {@code w} to do: a {@link JobNode} to start, or a ready {@link Fiber}
-     * (or foreign continuation) to mount; null if nothing was found. Owner thread of {@code w} only.
+     * to mount; null if nothing was found. Owner thread of {@code w} only.
      */
     Object pollNext(Worker w) {
         int first = firstPriorityToScan(++w.pollCount);
@@ -177,7 +177,7 @@ final class WorkPicker {
             }
             return null;
         }
-        return x;                                      // a foreign continuation: not a job, not counted
+        return x;                                      // not reached: ready queues hold fibers only
     }
 
     /**

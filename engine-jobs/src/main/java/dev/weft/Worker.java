@@ -50,7 +50,7 @@ final class Worker extends WorkerLayout.PadAfterParkState {
     final int index;
     final WorkerThread thread;
     final JobDeque[] jobs;                       // new jobs by priority: owner push/pop, thieves steal
-    final WorkStealingDeque<Object>[] ready;     // ready fibers (and foreign continuations) by priority
+    final WorkStealingDeque<Object>[] ready;     // ready fibers by priority
     final FreeNodes freeJobs = new FreeNodes(MAX_FREE_NODES);     // recycled PooledJobs made here
     final FreeNodes freeRanges = new FreeNodes(MAX_FREE_NODES);   // recycled RangeNodes made here
     // Nodes made here but finished by a thief come home through these (thieves offer, owner drains).
@@ -60,7 +60,8 @@ final class Worker extends WorkerLayout.PadAfterParkState {
     // One idle fiber this worker keeps for its next job start: filled only by this carrier, after the
     // fiber unmounted; taken by it, or by a worker that may make no new fiber (FiberPool, SpareSlot).
     final SpareSlot<Fiber> spareFiber = new SpareSlot<>();
-    Object next;                                 // a fiber or foreign continuation to mount next
+    Object next;                                 // a fiber to mount next (a foreign virtual thread never
+                                                 // comes here: Fiber.execute forwards it to the JVM's scheduler)
     int pollCount;                               // for the starvation bound
     private int rng;                             // xorshift state for victim selection
     long exhaustedSinceNanos;                    // bounded pool: when the pool last ran dry, or 0
@@ -317,11 +318,7 @@ final class Worker extends WorkerLayout.PadAfterParkState {
                         continue;
                     }
                 }
-                if (item instanceof Fiber f) {
-                    mount(f);
-                } else {
-                    ((Runnable) item).run();                  // a foreign virtual thread's continuation
-                }
+                mount((Fiber) item);                          // ready queues and next hold fibers only
             }
         } finally {
             flushHeld();

@@ -5,6 +5,9 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinWorkerThread;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The one place that reaches into the JDK's virtual-thread internals. JDK 25 has no public API for a
@@ -15,6 +18,9 @@ import java.util.concurrent.Executor;
  * {@code --add-opens java.base/java.lang=ALL-UNNAMED} on the class path.
  *
  * <p>{@link #check()} fails fast, with the exact flag to add, when the JVM was started without it.
+ *
+ * <p>{@link #foreignScheduler()} is where the virtual threads that are not Weft's run: the JDK's own
+ * virtual-thread scheduler, or a pool of Weft's if that cannot be reached.
  */
 public final class FiberSupport {
     /**
@@ -36,6 +42,9 @@ public final class FiberSupport {
     // Thread.NEW_THREAD_BINDINGS: "nothing ever bound on this thread"; ScopedValue reads it as empty.
     private static final Object NO_BINDINGS = Thread.class;
     private static final Throwable FAILURE;            // why the above could not be bound, or null
+    // The JDK's default virtual-thread scheduler (VirtualThread.defaultScheduler()), or null if this JDK has
+    // no such method: then foreign virtual threads run on OwnForeignPool.POOL.
+    private static final Executor JDK_SCHEDULER = jdkScheduler();
 
     static {
         MethodHandle newBuilder = null;
@@ -101,6 +110,57 @@ public final class FiberSupport {
             return (Thread.Builder.OfVirtual) NEW_BUILDER.invokeExact(scheduler);
         } catch (Throwable t) {
             throw new IllegalStateException("could not create a virtual-thread builder", t);
+        }
+    }
+
+    /**
+     * Where the continuation of a virtual thread that is not one of Weft's fibers is run. Such a thread
+     * was started inside a job: the JDK gave it the job's fiber as its scheduler (a virtual thread made
+     * without a scheduler takes its parent virtual thread's), so its every wake is handed to the fiber,
+     * which forwards it here. The JDK's default virtual-thread scheduler (the JVM's shared carrier pool,
+     * where such a thread would have run had it been started outside a job) when this JDK lets us reach
+     * it; otherwise one shared pool of daemon carriers, {@code weft-foreign-virtual-threads-N}, made on
+     * first use. Neither is ever shut down, so such a thread runs on after every job system has closed.
+     *
+     * @return the executor for foreign virtual threads' continuations, the same one every time
+     */
+    public static Executor foreignScheduler() {
+        Executor jdk = JDK_SCHEDULER;
+        return jdk != null ? jdk : OwnForeignPool.POOL;
+    }
+
+    /** Weft's own pool for foreign virtual threads (tests: it is used only when the JDK's is out of reach). */
+    static ForkJoinPool ownForeignPool() {
+        return OwnForeignPool.POOL;
+    }
+
+    private static Executor jdkScheduler() {
+        try {
+            Class<?> virtualThread = Class.forName("java.lang.VirtualThread");
+            MethodHandle defaultScheduler = MethodHandles.privateLookupIn(virtualThread, MethodHandles.lookup())
+                    .findStatic(virtualThread, "defaultScheduler", MethodType.methodType(Executor.class));
+            return (Executor) defaultScheduler.invokeExact();
+        } catch (Throwable t) {
+            return null;                       // without the flag (check() says so) or on another JDK
+        }
+    }
+
+    /**
+     * The fallback carrier pool, made on first use (class initialization): FIFO ("async mode") like the
+     * JDK's virtual-thread scheduler, one carrier per CPU, daemon threads, never shut down.
+     */
+    private static final class OwnForeignPool {
+        static final ForkJoinPool POOL = newPool();
+
+        private static ForkJoinPool newPool() {
+            AtomicInteger made = new AtomicInteger();
+            ForkJoinPool.ForkJoinWorkerThreadFactory factory = pool -> {
+                ForkJoinWorkerThread t = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(pool);
+                t.setName("weft-foreign-virtual-threads-" + made.incrementAndGet());
+                t.setDaemon(true);
+                return t;
+            };
+            return new ForkJoinPool(Runtime.getRuntime().availableProcessors(), factory, null, true);
         }
     }
 
