@@ -239,44 +239,7 @@ public final class JobSystem implements Executor, AutoCloseable {
      * @throws java.util.concurrent.RejectedExecutionException as {@link #run(Job)}; nothing then ran
      */
     public void runAndWait(Priority priority, Job... jobs) {
-        if (jobs == null) {
-            throw new NullPointerException("jobs is null: pass the jobs to run, e.g. runAndWait(FRAME, a, b)");
-        }
-        if (jobs.length == 0) {
-            return;
-        }
-        Counter others = BatchSubmission.forkRest(scheduler, priority, jobs);   // checks jobs and priority first
-        Throwable firstFailure = null;
-        try {
-            jobs[0].run();
-        } catch (Throwable t) {
-            firstFailure = t;
-        }
-        try {
-            others.await();
-            throwIfSkipped(others, "runAndWait");
-        } catch (RuntimeException othersFailure) {   // JobFailedException, or our own cancellation
-            if (firstFailure == null) {
-                throw othersFailure;
-            }
-            firstFailure.addSuppressed(othersFailure);
-        }
-        if (firstFailure != null) {
-            throw sneaky(firstFailure);
-        }
-    }
-
-    /**
-     * After a blocking fan-out's wait returned: if any of its jobs was cancelled before it started (the
-     * calling job's group was cancelled, or the job system stopped), the work is not all done, and the
-     * call must not return as if it were: a level job committed a bake that 16 of 4,096 indices had run
-     * (probe: 270 of 300 rounds). One plain read of the fan-out's own, fresh counter.
-     */
-    private static void throwIfSkipped(Counter done, String call) {
-        if (done.skippedJobs) {
-            throw new JobCancelledException(call + ": some of its work was cancelled before it started (the"
-                    + " calling job's group or the job system was cancelled), so it did not all run");
-        }
+        BatchSubmission.runAndWait(scheduler, priority, jobs);
     }
 
     /**
@@ -286,11 +249,6 @@ public final class JobSystem implements Executor, AutoCloseable {
      */
     public void runAndWait(Job... jobs) {
         runAndWait(Priority.NORMAL, jobs);
-    }
-
-    @SuppressWarnings("unchecked")
-    private static <X extends Throwable> RuntimeException sneaky(Throwable t) throws X {
-        throw (X) t;                  // a job may throw checked exceptions (Job.run throws Exception)
     }
 
     /**
@@ -381,7 +339,7 @@ public final class JobSystem implements Executor, AutoCloseable {
         Counter done = new Counter("parallelFor");
         scheduler.parallelFor(Priority.NORMAL, from, to, grain, body, done);
         done.await();
-        throwIfSkipped(done, "parallelFor");
+        BatchSubmission.throwIfSkipped(done, "parallelFor");
     }
 
     /**
