@@ -384,15 +384,14 @@ public final class Counter {
     void jobEnded(JobNode job, Throwable cause) {
         try {
             if (cause != null) {
-                recordFailure(job.name(), cause);   // the name only on failure: deriving one costs a class lookup
+                recordFailure(JobFailedException.recorded(job, cause), cause);   // never fails for lack of memory
             }
         } finally {
             decrement(1);                           // whatever recording the failure met: waiters must wake
         }
     }
 
-    void recordFailure(String jobName, Throwable cause) {
-        JobFailedException f = new JobFailedException(jobName, cause);
+    void recordFailure(JobFailedException f, Throwable cause) {
         if (!FAILURE.compareAndSet(this, null, f)) {
             JobFailedException first = failure;
             if (first != null) {

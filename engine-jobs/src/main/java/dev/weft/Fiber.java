@@ -182,23 +182,38 @@ final class Fiber implements Executor, Runnable {
     @Override
     public void run() {
         for (;;) {
-            Worker w = worker();
-            JobNode job = firstJob;
-            firstJob = null;
-            if (job == null && w.next == null) {   // never overwrite a handoff still waiting for the carrier
-                Object next = scheduler.picker.pollNext(w);
-                if (next instanceof JobNode j) {
-                    job = j;
-                } else if (next != null) {
-                    w.next = next;                  // a ready fiber: the carrier mounts it
+            JobNode job = null;                 // a local: the catch below needs no store per job
+            try {
+                Worker w = worker();
+                job = firstJob;
+                firstJob = null;
+                if (job == null && w.next == null) {   // never overwrite a handoff still waiting for the carrier
+                    Object next = scheduler.picker.pollNext(w);
+                    if (next instanceof JobNode j) {
+                        job = j;
+                    } else if (next != null) {
+                        w.next = next;              // a ready fiber: the carrier mounts it
+                    }
                 }
-            }
-            if (job != null) {
-                runTopLevel(job);
-                continue;
-            }
-            if (!parkIdle()) {
-                return;
+                if (job != null) {
+                    runTopLevel(job);
+                    continue;
+                }
+                if (!parkIdle()) {
+                    return;
+                }
+            } catch (Throwable t) {
+                // An Error of Weft's own code around the jobs (the heap exhausted: see HeapExhaustion); a
+                // job's own failure never gets here. The job in hand, if it did not complete, completes
+                // failed with it; the fiber must not end: it is counted alive, close() would wait for it.
+                for (Throwable e = t;;) {
+                    try {
+                        HeapExhaustion.fiberLoopThrew(this, job, e);   // throws nothing itself
+                        break;
+                    } catch (Throwable again) {
+                        e = again;              // its way in threw (a deoptimization short of memory): again
+                    }
+                }
             }
         }
     }
@@ -221,7 +236,13 @@ final class Fiber implements Executor, Runnable {
         while (idle && !retire) {
             poolAfterUnmount = true;        // again after a park that returned on a stale permit
             Thread.interrupted();           // meant for a job that ended; set, every park would return at once
-            LockSupport.park(this);
+            try {
+                LockSupport.park(this);
+            } catch (OutOfMemoryError noRoom) {
+                // The JDK could not allocate the chunk our stack is frozen into (the heap exhausted): we
+                // are still mounted and idle. Park again: the fiber must not end (it is counted alive).
+                Thread.onSpinWait();
+            }
         }
         poolAfterUnmount = false;           // leaving: a later park (a Counter wait) is not an idle one
         return !retire;
@@ -249,15 +270,18 @@ final class Fiber implements Executor, Runnable {
             return;
         }
         Throwable failure = runBody(job, p);
-        FiberSupport.clearThreadLocals(thread);   // the next job on this fiber sees no ThreadLocal of ours
-        ownSettings.restoreIfChanged(thread);     // nor our name, context class loader, exception handler
-        if (thread.isInterrupted()) {
-            Thread.interrupted();                 // nor an interrupt meant for this one (FutureTask.cancel(true))
+        try {
+            FiberSupport.clearThreadLocals(thread);   // the next job on this fiber sees no ThreadLocal of ours
+            ownSettings.restoreIfChanged(thread);     // nor our name, context class loader, exception handler
+            if (thread.isInterrupted()) {
+                Thread.interrupted();                 // nor an interrupt meant for this one (FutureTask.cancel(true))
+            }
+            if (caps.isCapped(p)) {
+                leaveCapped(p);
+            }
+        } finally {
+            job.finishRun(scheduler, failure, this);  // even after an Error above (the heap exhausted)
         }
-        if (caps.isCapped(p)) {
-            leaveCapped(p);
-        }
-        job.finishRun(scheduler, failure, this);
     }
 
     /**

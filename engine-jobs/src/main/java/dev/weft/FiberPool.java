@@ -144,7 +144,12 @@ final class FiberPool {
         w.exhaustedSinceNanos = 0;
         scheduler.fiberStarted(w);         // before the fiber can run: see WorkerParking.decide
         f.firstJob = job;                  // published to the fiber by resumeOn's unpark (or start)
-        f.resumeOn(w);
+        try {
+            f.resumeOn(w);
+        } catch (Throwable noRoom) {
+            resumeThrew(w, f);
+            throw noRoom;                  // the carrier loop fails the job (HeapExhaustion.startFailed)
+        }
         if (w.next != f && w.capHeld != 0) {
             // A guard: pooled fibers have unmounted (Worker.mount), so the fiber lands in our next slot.
             // Were it to run elsewhere, its carrier takes the slot there (Fiber.runTopLevel).
@@ -163,10 +168,32 @@ final class FiberPool {
                 break;
             }
         }
-        Fiber f = new Fiber(scheduler, scheduler.name() + "-fiber-" + fiberIds.incrementAndGet());
-        allFibers.add(f);
+        Fiber f;
+        try {
+            f = new Fiber(scheduler, scheduler.name() + "-fiber-" + fiberIds.incrementAndGet());
+            allFibers.add(f);
+        } catch (Throwable noRoom) {
+            // The heap exhausted (HeapExhaustion): no fiber after all, and its place under the bound is
+            // free again. The carrier loop fails the job in hand with this error.
+            fiberCount.decrementAndGet();
+            throw noRoom;
+        }
         w.count(Worker.FIBERS_CREATED);
         return f;
+    }
+
+    /**
+     * Starting a new fiber's thread threw (the heap exhausted: the JDK allocates to start a virtual thread;
+     * waking an idle fiber allocates nothing). The job goes back to the caller, which fails it; the fiber is
+     * busy no more, and one whose thread will never run is forgotten, so that close() does not wait for it.
+     */
+    private void resumeThrew(Worker w, Fiber f) {
+        f.firstJob = null;
+        scheduler.fiberIdle(w);
+        if (f.thread.getState() == Thread.State.TERMINATED || f.thread.getState() == Thread.State.NEW) {
+            allFibers.remove(f);
+            fiberCount.decrementAndGet();
+        }
     }
 
     private void onPoolDry(Worker w, JobNode job) {

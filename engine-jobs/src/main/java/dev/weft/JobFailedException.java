@@ -22,8 +22,44 @@ public class JobFailedException extends RuntimeException {
     /** Other failures counted beyond those attached. */
     private int failuresNotKept;
 
+    /**
+     * Recorded by a counter instead of a failure whose own JobFailedException could not be made because
+     * the heap was exhausted (its message, its stack trace, the job's name: each needs memory). Made when
+     * this class is initialized (a job system's constructor does that, see {@link HeapExhaustion}), with
+     * no stack trace and no suppressed list, so recording it allocates nothing; shared by every counter,
+     * so {@link #addOtherFailure} leaves it alone. Its cause stands in for the job's OutOfMemoryError.
+     */
+    static final JobFailedException HEAP_EXHAUSTED = new JobFailedException();
+
     JobFailedException(String jobName, Throwable cause) {
         this(jobName, cause, rootOf(cause));
+    }
+
+    private JobFailedException() {
+        super("a job failed while the heap was exhausted; there was no memory to record which job or how "
+                + "(the cause stands in for an OutOfMemoryError)", standInOutOfMemoryError(), false, false);
+        this.jobName = "(unknown: the heap was exhausted)";
+        this.rootCause = getCause();
+    }
+
+    private static OutOfMemoryError standInOutOfMemoryError() {
+        OutOfMemoryError e = new OutOfMemoryError("Java heap space (a stand-in made in advance: a job's failure "
+                + "could not be recorded for lack of memory)");
+        e.setStackTrace(new StackTraceElement[0]);
+        return e;
+    }
+
+    /**
+     * What a counter records for job {@code job}, which threw {@code cause}: this failure, or when the heap
+     * is exhausted and it cannot be made (nor the job's name derived), the shared {@link #HEAP_EXHAUSTED}.
+     * Never throws for lack of memory: a failure that could not be recorded left its job's counter up.
+     */
+    static JobFailedException recorded(JobNode job, Throwable cause) {
+        try {
+            return new JobFailedException(job.name(), cause);   // the name only on failure: it may cost a lookup
+        } catch (VirtualMachineError noRoom) {
+            return HEAP_EXHAUSTED;
+        }
     }
 
     private JobFailedException(String jobName, Throwable cause, Throwable rootCause) {
@@ -107,10 +143,19 @@ public class JobFailedException extends RuntimeException {
      * {@value #MAX_KEPT_FAILURES} are attached (the count then ends the message).
      */
     synchronized void addOtherFailure(Throwable other) {
+        if (this == HEAP_EXHAUSTED) {
+            return;                              // shared by every counter: it keeps nothing
+        }
         if (keptFailures < MAX_KEPT_FAILURES) {
-            keptFailures++;
-            addSuppressed(other);
-        } else if (failuresNotKept < Integer.MAX_VALUE) {
+            try {
+                addSuppressed(other);            // its list allocates: the heap may be exhausted
+                keptFailures++;
+                return;
+            } catch (VirtualMachineError noRoom) {
+                // counted below instead
+            }
+        }
+        if (failuresNotKept < Integer.MAX_VALUE) {
             failuresNotKept++;
         }
     }

@@ -271,14 +271,19 @@ public final class JobHandle<T> extends JobNode {
         // getAndSet: publishes result/failure/cancelled to whoever reads ENDED, and takes the counter a
         // waiter installed (if any) in the same atomic step, so no waiter can slip in between (§19).
         Object waited = DONE_SIGNAL.getAndSet(this, ENDED);
-        if (waited instanceof Counter done) {
-            done.decrement();                // wakes the waiters; ENDED was stored first
+        try {
+            if (waited instanceof Counter done) {
+                done.decrement();            // wakes the waiters; ENDED was stored first
+            }
+            CompletableFuture<T> f = future; // volatile read after the getAndSet: see toCompletableFuture
+            if (f != null) {
+                completeFuture(f);
+            }
+        } finally {
+            // on.worker(): where we are after the future's user code. Also when completing the future threw
+            // (its dependents' allocation with the heap exhausted): the job's counter completes regardless.
+            completeCounter(s, failure, !cancelled, on);
         }
-        CompletableFuture<T> f = future;     // volatile read after the getAndSet: see toCompletableFuture
-        if (f != null) {
-            completeFuture(f);
-        }
-        completeCounter(s, failure, !cancelled, on);   // on.worker(): where we are after the future's user code
     }
 
     @Override

@@ -191,8 +191,10 @@ abstract class JobNode {
                 && (isCancellationRequested() || s.isStopping());
         try {
             complete(s, honouredCancel ? null : failure, honouredCancel, on);
-        } catch (RuntimeException misuse) {
-            s.uncaughtFailureHandler.accept(name(), misuse);   // e.g. a counter decremented below zero
+        } catch (Throwable t) {
+            // A misuse (a counter decremented below zero), or an Error of the bookkeeping itself (the heap
+            // exhausted while completing a future or reporting): the counter was completed regardless.
+            HeapExhaustion.completionThrew(s, this, t);
         }
         // complete() ran user code (the uncaught-failure handler, CompletableFuture dependents), which may
         // have parked this fiber and resumed it on another worker: the free list the node goes to is the
@@ -230,11 +232,14 @@ abstract class JobNode {
         if (c != null && !c.skippedJobs) {
             c.skippedJobs = true;                          // before the decrement below (complete)
         }
-        if (s != null) {
-            s.reportCancelled(this, listForShutdownNow);   // first: whoever sees the counter at zero finds it counted
-            s.pendingJobs.forget(this);
+        try {
+            if (s != null) {
+                s.reportCancelled(this, listForShutdownNow);   // first: whoever sees the counter at zero finds it counted
+                s.pendingJobs.forget(this);
+            }
+        } finally {
+            complete(s, null, true, null);   // even if listing it ran out of memory: its counter must complete
         }
-        complete(s, null, true, null);
     }
 
     /**

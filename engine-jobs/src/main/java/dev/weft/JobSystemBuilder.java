@@ -271,7 +271,8 @@ public final class JobSystemBuilder {
      * The user's uncaught-failure handler, guarded: whatever it throws is printed to stderr with the
      * failure it was given, never thrown into the job path. A handler that threw used to be called again
      * with its own exception, and the second throw killed the job's fiber before it went back to its
-     * pool (close() then waited for it forever), or came out of a waiting thread's await.
+     * pool (close() then waited for it forever), or came out of a waiting thread's await. When even that
+     * report fails (the heap exhausted), it is dropped.
      */
     BiConsumer<String, Throwable> guardedFailureHandler() {
         BiConsumer<String, Throwable> handler = uncaughtFailureHandler;
@@ -279,11 +280,16 @@ public final class JobSystemBuilder {
             try {
                 handler.accept(jobName, failure);
             } catch (Throwable handlerFailure) {
-                java.io.PrintStream err = System.err;
-                err.println("weft: the uncaught-failure handler threw while reporting the failure of job '"
-                        + jobName + "'; the job's failure, then the handler's:");
-                printSafely(failure, err);
-                printSafely(handlerFailure, err);
+                try {
+                    java.io.PrintStream err = System.err;
+                    err.println("weft: the uncaught-failure handler threw while reporting the failure of job '"
+                            + jobName + "'; the job's failure, then the handler's:");
+                    printSafely(failure, err);
+                    printSafely(handlerFailure, err);
+                } catch (Throwable whileReporting) {
+                    // Best effort only: with the heap exhausted even this report can fail (an OutOfMemoryError,
+                    // as the handler's own may have been). Nothing of it may reach the job path.
+                }
             }
         };
     }

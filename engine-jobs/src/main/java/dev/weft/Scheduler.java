@@ -105,6 +105,7 @@ final class Scheduler {
               long readyGraceNanos) {
         dev.weft.internal.FiberSupport.check();
         JfrEvents.init();
+        HeapExhaustion.prepare();
         this.name = name;
         this.uncaughtFailureHandler = uncaughtFailureHandler;   // guarded by the builder
         this.mainThread = new MainThreadMailbox(this);

@@ -89,7 +89,16 @@ final class WorkPicker {
     /** A fiber became runnable: queue it on this worker, or inject it. */
     void enqueueReady(Worker current, Fiber item, int priority) {
         if (current != null) {
-            if (current.ready[priority].push(item)) {
+            boolean wake;
+            try {
+                wake = current.ready[priority].push(item);
+            } catch (OutOfMemoryError noRoom) {
+                // The ring could not grow (the heap exhausted): the wake must not be lost, or the fiber
+                // would wait for ever. The injection queue allocates only when a whole chunk is queued.
+                injectedReady[priority].offer(item);
+                wake = true;
+            }
+            if (wake) {
                 parking.signalWork(priority);
             }
         } else {

@@ -164,8 +164,17 @@ final class Worker extends WorkerLayout.PadAfterParkState {
 
     private void sendOutsideBatch() {
         if (outsideBatchSize > 0) {
+            PooledJob[] fresh;
+            try {
+                fresh = new PooledJob[OutsideNodes.BATCH];   // first: the batch sent is the other thread's
+            } catch (OutOfMemoryError noRoom) {
+                java.util.Arrays.fill(outsideBatch, null);   // the heap is exhausted: drop these nodes (garbage)
+                outsideBatchSize = 0;
+                outsideBatchHome = null;
+                return;
+            }
             outsideBatchHome.returned.relaxedOffer(outsideBatch);   // full: the batch is dropped (garbage)
-            outsideBatch = new PooledJob[OutsideNodes.BATCH];
+            outsideBatch = fresh;
             outsideBatchSize = 0;
         }
         outsideBatchHome = null;
@@ -303,28 +312,57 @@ final class Worker extends WorkerLayout.PadAfterParkState {
             for (;;) {
                 Object item = next;
                 next = null;
-                if (item == null) {
-                    if (scheduler.isTerminated()) {
-                        break;
-                    }
-                    item = scheduler.picker.pollNext(this);
+                try {
                     if (item == null) {
-                        flushHeld();                      // nothing held back while this worker sleeps
-                        scheduler.idle(this);
-                        continue;
+                        if (scheduler.isTerminated()) {
+                            break;
+                        }
+                        item = scheduler.picker.pollNext(this);
+                        if (item == null) {
+                            flushHeld();                  // nothing held back while this worker sleeps
+                            scheduler.idle(this);
+                            continue;
+                        }
+                        if (item instanceof JobNode job) {
+                            scheduler.fibers.startOnFiber(this, job);   // sets next to the fiber, or handles a dry pool
+                            continue;
+                        }
                     }
-                    if (item instanceof JobNode job) {
-                        scheduler.fibers.startOnFiber(this, job);   // sets next to the fiber, or handles a dry pool
-                        continue;
+                    mount((Fiber) item);                      // ready queues and next hold fibers only
+                } catch (Throwable t) {
+                    for (Throwable e = t;;) {
+                        try {
+                            carrierLoopThrew(item, e);   // throws nothing itself
+                            break;
+                        } catch (Throwable again) {
+                            e = again;              // its way in threw (a deoptimization short of memory): again
+                        }
                     }
                 }
-                mount((Fiber) item);                          // ready queues and next hold fibers only
             }
         } finally {
             flushHeld();
             scheduler.fibers.retireIdleFibers(this);
             scheduler.workerExited(this);
         }
+    }
+
+    /**
+     * An Error of Weft's own code in the carrier loop (the heap exhausted: see HeapExhaustion): the worker
+     * must not die with its deques. A job in hand that could not start on a fiber (not handed to one)
+     * fails with it, and its counter completes; a fiber's mount cleans up in finally blocks ({@link #mount}).
+     */
+    private void carrierLoopThrew(Object item, Throwable t) {
+        try {
+            if (item instanceof JobNode job && job.state() == JobNode.NEW
+                    && !(next instanceof Fiber f && f.firstJob == job)) {   // not handed over to a fiber
+                HeapExhaustion.startFailed(scheduler, this, job, t);
+                return;
+            }
+        } catch (Throwable again) {
+            // startFailed throws nothing; the checks above cannot either, short of another deoptimization
+        }
+        HeapExhaustion.workerWentOn(this, t);
     }
 
     private void mount(Fiber f) {
@@ -341,17 +379,20 @@ final class Worker extends WorkerLayout.PadAfterParkState {
             f.continuation().run();
         } finally {
             mounted = null;
-            flushHeld();                         // the fiber parked, yielded or ended: nothing held meanwhile
-            if (capHeld != 0) {
-                // The fiber parked (or ended) holding capped slots: a parked fiber is nobody's. Our own
-                // record, not the fiber's: it may already run on another worker, which took its own.
-                scheduler.caps.releaseAll(this, capHeld);
-            }
-            boolean parkedIdle = f.poolAfterUnmount;
-            f.poolAfterUnmount = false;
-            f.releaseMount();                    // from here on another carrier may mount f
-            if (parkedIdle) {                    // only now may another worker take it (and mount it at once)
-                scheduler.fibers.pool(this, f);
+            try {
+                flushHeld();                     // the fiber parked, yielded or ended: nothing held meanwhile
+                if (capHeld != 0) {
+                    // The fiber parked (or ended) holding capped slots: a parked fiber is nobody's. Our own
+                    // record, not the fiber's: it may already run on another worker, which took its own.
+                    scheduler.caps.releaseAll(this, capHeld);
+                }
+            } finally {                          // even after an Error above: f must stay mountable
+                boolean parkedIdle = f.poolAfterUnmount;
+                f.poolAfterUnmount = false;
+                f.releaseMount();                // from here on another carrier may mount f
+                if (parkedIdle) {                // only now may another worker take it (and mount it at once)
+                    scheduler.fibers.pool(this, f);
+                }
             }
         }
     }

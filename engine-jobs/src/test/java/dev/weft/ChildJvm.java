@@ -14,15 +14,25 @@ final class ChildJvm {
 
     /** Runs {@code source} (public class {@code className}) with {@code jvmFlags}; its output and exit code. */
     static Result run(Path dir, String className, String source, String... jvmFlags) throws Exception {
+        return run(dir, className, source, 120, jvmFlags);
+    }
+
+    /** As above, the child killed (and the test failed) if it has not exited after {@code boundSeconds}. */
+    static Result run(Path dir, String className, String source, int boundSeconds, String... jvmFlags)
+            throws Exception {
         Path src = dir.resolve(className + ".java");
         Files.writeString(src, source);
         List<String> javaArgs = new ArrayList<>(List.of(jvmFlags));
         javaArgs.addAll(List.of("-cp", System.getProperty("java.class.path"), src.toString()));
-        return java(javaArgs);
+        return java(javaArgs, boundSeconds);
     }
 
     /** Runs this JVM's {@code java} with {@code javaArgs}; its output and exit code. */
     static Result java(List<String> javaArgs) throws Exception {
+        return java(javaArgs, 120);
+    }
+
+    private static Result java(List<String> javaArgs, int boundSeconds) throws Exception {
         List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command().orElseThrow());
         command.addAll(javaArgs);
@@ -31,12 +41,12 @@ final class ChildJvm {
         Path output = Files.createTempFile("child-jvm", ".out");
         try {
             Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
-            boolean exited = p.waitFor(120, TimeUnit.SECONDS);
+            boolean exited = p.waitFor(boundSeconds, TimeUnit.SECONDS);
             if (!exited) {
                 p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
             }
             String out = Files.readString(output);
-            assertTrue(exited, "java " + javaArgs + " did not exit within 120 s (killed): " + out);
+            assertTrue(exited, "java " + javaArgs + " did not exit within " + boundSeconds + " s (killed): " + out);
             return new Result(out, p.exitValue());
         } finally {
             Files.deleteIfExists(output);
