@@ -83,6 +83,41 @@ class HostileExceptionTest {
         }
     }
 
+    /**
+     * Describing the failure runs out of memory (here a getCause() that throws OutOfMemoryError, as any
+     * allocation there may with the heap exhausted: OutOfMemoryTest does it for real). The Error escaped
+     * the failure's recording: the counter recorded nothing, its waiter returned as if every job had
+     * succeeded, and the fiber died of it. Now the counter records the preallocated stand-in.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2})
+    void aFailureThatCannotBeRecordedForLackOfMemoryStillReachesTheWaiter(int workers) throws Exception {
+        JobSystem jobs = system(workers, new ConcurrentLinkedQueue<>());
+        try {
+            Counter c = new Counter("no room");
+            jobs.run(Priority.NORMAL, "load", () -> {
+                throw new RuntimeException("no room to describe it") {
+                    @Override
+                    public synchronized Throwable getCause() {
+                        throw new OutOfMemoryError("Java heap space (simulated: describing the failure)");
+                    }
+                };
+            }, c);
+            JobFailedException f = assertTimeoutPreemptively(HANG,
+                    () -> assertThrows(JobFailedException.class, c::await));
+            assertEquals(0, c.value());
+            assertTrue(c.failure() != null && c.failure().getCause() instanceof OutOfMemoryError,
+                    "recorded: the stand-in, " + c.failure());
+            assertTrue(f.getCause() instanceof OutOfMemoryError, "cause: " + f.getCause());
+            assertEquals(7, assertTimeoutPreemptively(HANG, () -> jobs.submit(() -> 7).join()),
+                    "the worker is free again");
+            jobs.shutdown();
+            assertTrue(jobs.awaitTermination(HANG), "no fiber died: close() would wait for it for ever");
+        } finally {
+            jobs.shutdownNow();
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(ints = {1, 2})
     void aBodyThatFailsOnEveryIndexKeepsAHundredFailuresAndCountsTheRest(int workers) {
