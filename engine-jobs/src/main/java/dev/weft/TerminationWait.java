@@ -49,12 +49,21 @@ final class TerminationWait {
                 ownerGone = mainThread.cancelQueuedIfOwnerGone();
             }
             long remaining = deadline - System.nanoTime();
+            boolean exited;
             if (remaining <= 0) {
-                return workersExited();
+                // Terminated since the last slice: the same end as below. Returning true without it left
+                // the main thread bound to a terminated system, so the next system's bind() was refused
+                // ("already runs another job system's main-thread jobs"; close() waits in 100 ms rounds).
+                exited = workersExited();
+                if (!exited) {
+                    return false;
+                }
+            } else {
+                long slice = owner ? Math.min(remaining, TimeUnit.MILLISECONDS.toNanos(1))
+                        : ownerGone ? Math.min(remaining, TimeUnit.MILLISECONDS.toNanos(10)) : remaining;
+                exited = workersLeft.await(slice, TimeUnit.NANOSECONDS);
             }
-            long slice = owner ? Math.min(remaining, TimeUnit.MILLISECONDS.toNanos(1))
-                    : ownerGone ? Math.min(remaining, TimeUnit.MILLISECONDS.toNanos(10)) : remaining;
-            if (workersLeft.await(slice, TimeUnit.NANOSECONDS)) {
+            if (exited) {
                 mainThread.cancelQueued();     // what is left: each reported (once) by completeCancelled
                 if (owner) {
                     mainThread.unbind();

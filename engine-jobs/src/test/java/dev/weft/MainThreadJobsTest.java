@@ -21,6 +21,26 @@ import org.junit.jupiter.api.Timeout;
 /** Main-thread jobs: who runs them, a main-thread wait that runs them, budgets, and close() with no main thread. */
 @Timeout(120)
 class MainThreadJobsTest {
+    /**
+     * The game's main thread binds a job system, closes it, then starts the next level's. An
+     * {@code awaitTermination} whose deadline had passed when it saw the workers gone returned true without
+     * releasing the main thread, so the next system's {@code bindMainThread()} was refused ("thread main
+     * already runs another job system's main-thread jobs"); {@code close()}, which waits in 100 ms rounds,
+     * hit it on a busy CI machine.
+     */
+    @Test
+    void aMainThreadBoundToATerminatedSystemCanBindTheNextOne() throws Exception {
+        JobSystem level1 = system(2);
+        level1.bindMainThread();
+        level1.shutdown();
+        eventually("level 1 terminated", level1::isTerminated);
+        assertTrue(level1.awaitTermination(java.time.Duration.ZERO), "terminated, seen by a wait already due");
+        try (JobSystem level2 = system(2)) {
+            level2.bindMainThread();                   // refused on the old code
+            assertEquals(3, join(level2.onMainThread("upload", () -> 3)));
+        }
+    }
+
     @Test
     void mainThreadJobsRunOnTheMainThreadAndAFiberWaitsForThem() {
         try (JobSystem jobs = system(2)) {
