@@ -103,11 +103,7 @@ final class BatchSubmission {
                 j.priority = priority;
                 j.counter = counter;
                 j.group = group;
-                if (group != null && group.isCancelled()) {
-                    j.cancelBeforeStart(s);
-                } else {
-                    s.inject(j);
-                }
+                s.injectUnlessCancelled(j);
             }
         } finally {
             s.externalSubmitters.decrementAndGet();

@@ -306,11 +306,7 @@ final class Scheduler {
             if (j.counter != null) {
                 j.counter.add(1);
             }
-            if (j.group != null && j.group.isCancelled()) {
-                j.cancelBeforeStart(this);
-                return;
-            }
-            inject(j);
+            injectUnlessCancelled(j);
         } finally {
             externalSubmitters.decrementAndGet();
         }
@@ -326,6 +322,15 @@ final class Scheduler {
     /** Workers registered as asleep now: the low half of {@code sleepers} (tests). */
     int workersAsleepForTests() {
         return (int) parking.sleepers;
+    }
+
+    /** Inside the externalSubmitters window: a job of a cancelled group completes cancelled, any other is injected. */
+    void injectUnlessCancelled(JobNode j) {
+        if (j.group != null && j.group.isCancelled()) {
+            j.cancelBeforeStart(this);
+        } else {
+            inject(j);
+        }
     }
 
     /** Any other thread, inside the externalSubmitters window: into the injection queue, then signal. */

@@ -177,16 +177,14 @@ final class WorkPicker {
         if (x instanceof Fiber f) {
             return admitFiber(w, f, p, overflow) ? x : null;
         }
-        if (x instanceof JobNode j) {
-            if (caps.take(w, p, overflow)) {
-                return x;
-            }
-            if (w.jobs[p].push(j)) {                   // lost the slot to another worker: put it back
-                parking.signalWork(p);
-            }
-            return null;
+        JobNode j = (JobNode) x;                       // ready queues hold fibers only
+        if (caps.take(w, p, overflow)) {
+            return x;
         }
-        return x;                                      // not reached: ready queues hold fibers only
+        if (w.jobs[p].push(j)) {                       // lost the slot to another worker: put it back
+            parking.signalWork(p);
+        }
+        return null;
     }
 
     /**
