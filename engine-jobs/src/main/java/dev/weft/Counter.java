@@ -3,7 +3,6 @@ package dev.weft;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * An atomic completion counter, the one synchronization device of a Weft job graph (as in Naughty Dog's
@@ -211,7 +210,7 @@ public final class Counter {
         }
         // CAS loop, checked before it writes: a rejected decrement never changes the state, so neither a
         // racing decrement nor a waiter sees a value below the true one. The successful CAS is a full
-        // fence: it is ordered with a waiter's CAS-push of its node (see awaitSlow). value >= n, so
+        // fence: it is ordered with a waiter's CAS-push of its node (see CounterWait). value >= n, so
         // s - n never borrows from the epoch bits.
         long old = state;
         for (;;) {
@@ -255,7 +254,7 @@ public final class Counter {
     public void await(long target) {
         checkTarget(target);
         if (value() > target) {
-            awaitSlow(target, -1L);
+            CounterWait.await(this, target, -1L);
         }
         throwIfFailed();
     }
@@ -284,7 +283,7 @@ public final class Counter {
         checkTarget(target);
         checkTimeout(timeout);
         long nanos = Math.max(0L, Timeouts.saturatedNanos(timeout));
-        boolean reached = value() <= target || awaitSlow(target, nanos);
+        boolean reached = value() <= target || CounterWait.await(this, target, nanos);
         if (reached) {
             throwIfFailed();
         }
@@ -361,8 +360,8 @@ public final class Counter {
     /**
      * Runs {@code action} once when the value is zero: at once, on this thread, if it is zero now; else on
      * the thread whose decrement takes it there. Nothing parks. The same register-then-re-check protocol
-     * as {@link #awaitSlow}: push, then re-read the value; a decrementer that went first is seen by the
-     * re-read, one that goes after sees the node, and the node's fire CAS lets only one of them run it.
+     * as {@link CounterWait#await}: push, then re-read the value; a decrementer that went first is seen
+     * by the re-read, one that goes after sees the node, and the node's fire CAS lets only one of them run it.
      * ({@code maxWaitTarget} is never below zero, so every decrement to zero walks the stack.)
      * Returns the node, for {@link WaitNode#abandon()} if the action is no longer wanted (its job was
      * cancelled), or null if the action ran here.
@@ -400,144 +399,18 @@ public final class Counter {
         }
     }
 
-    /**
-     * The waiting protocol: register, re-check, park.
-     * <ol>
-     *   <li>raise {@code maxWaitTarget} to our target (CAS-max), then CAS-push our node;</li>
-     *   <li>re-read {@code value}: a decrementer that did its CAS before our push is seen here;
-     *       one that does it after our push sees our node (all three are volatile, so sequentially
-     *       consistent), and fires it;</li>
-     *   <li>park until the node leaves WAITING or the value is reached (spurious wake-ups loop).</li>
-     * </ol>
-     * A fiber first runs inline the jobs of this counter still unstarted at the bottom of its own
-     * worker's deque (never an unrelated job), and its wait can be cancelled; the main thread keeps
-     * running main-thread jobs while it waits, one at a time with this check between them, so it cannot
-     * deadlock on them and returns as soon as the value is reached. Any other thread (not a
-     * fiber) runs, between those checks, queued FRAME jobs (those this wait depends on first) on its own
-     * stack before it sleeps, if the wait has no timeout (WaitingHelp; off with
-     * {@code JobSystemBuilder.waitersHelp(false)}): a timed wait only sleeps, so its timeout holds.
-     */
-    private boolean awaitSlow(long target, long timeoutNanos) {
-        Fiber fiber = Fiber.current();
-        if (fiber != null) {
-            fiber.helpBeforeWait(this, target);
-            fiber.worker().flushHeld();                  // decrements this worker held back (§13) first
-            if (value() <= target) {
-                return true;
-            }
-        }
-        MainThreadMailbox mailbox = fiber == null ? MainThreadMailbox.ownedByCurrentThread() : null;
-        Scheduler helped = fiber == null ? helpScheduler : null;
-        // null: helping is off, or the wait has a timeout. A helped job cannot be preempted, so a timed
-        // wait that ran one would return when the job ends, not when the timeout says: a frame loop's
-        // join(5 s) watchdog ran the hung range itself and never fired (demo WatchdogTest hung).
-        WaitingHelp help = helped != null && timeoutNanos < 0 ? helped.waitingHelp : null;
-        // A job a waiting thread runs as help (WaitingHelp), now waiting itself: cancellable as a fiber's
-        // wait is. Its cancellers unpark the seat's holder (WaitingHelp.wakeHolder) after their volatile
-        // write, and this loop reads the flag before each park.
-        WaitingHelp helpedSeat = fiber == null ? WaitingHelp.current() : null;
+    /** The add-epoch now (the high word of {@code state}), for a waiter's node: which adds came before it. */
+    int epochNow() {
+        return epochOf(state);
+    }
 
-        WaitNode node = new WaitNode(Thread.currentThread(), target, this, epochOf(state),
-                fiber != null ? fiber.currentJob : null);
+    /**
+     * Registers a waiter's node (CounterWait step 1): raises {@code maxWaitTarget} to its target first,
+     * so a decrementer that sees the node also walks for it, then CAS-pushes it.
+     */
+    void register(WaitNode node, long target) {
         raiseMaxWaitTarget(target);
         push(node);
-        if (fiber != null) {
-            fiber.beginWait(node);
-        }
-        long deadline = timeoutNanos >= 0 ? System.nanoTime() + timeoutNanos : 0L;
-        boolean interrupted = false;                     // an interrupt seen meanwhile, set again at the end
-        try {
-            for (;;) {
-                int s = node.state();
-                if (s == WaitNode.FIRED) {
-                    return true;
-                }
-                if (s == WaitNode.CANCELLED) {
-                    throw fiber.cancelledWhileWaiting(this);
-                }
-                if (value() <= target) {
-                    node.abandon();                      // leave no stale wake-up behind if we can
-                    return true;
-                }
-                if (fiber != null && fiber.cancellationRequested()) {
-                    if (node.abandon()) {
-                        throw fiber.cancelledWhileWaiting(this);
-                    }
-                    continue;                            // fired or cancelled meanwhile: re-read state
-                }
-                if (helpedSeat != null && helpedSeat.cancellationRequested()) {
-                    if (node.abandon()) {
-                        throw helpedSeat.cancelledWhileWaiting(this);
-                    }
-                    continue;                            // fired meanwhile: re-read state
-                }
-                if (mailbox != null && mailbox.runOneWhileWaiting()) {
-                    continue;                            // ran one main-thread job: re-check before the next
-                }
-                if (help != null && help.helpOnce(this)) {
-                    continue;                            // ran a queued job on our own stack: re-check
-                }
-                // The wait is uninterruptible, and a park returns at once while the interrupt status is
-                // set: cleared here, or the wait spun for as long as it lasted (a fiber held its worker).
-                interrupted |= Thread.interrupted();
-                if (timeoutNanos >= 0) {
-                    long remaining = deadline - System.nanoTime();
-                    if (remaining <= 0) {
-                        if (node.abandon()) {
-                            return false;
-                        }
-                        continue;
-                    }
-                    park(mailbox, remaining, fiber);
-                } else {
-                    park(mailbox, -1L, fiber);
-                }
-            }
-        } finally {
-            if (fiber != null) {
-                fiber.endWait();
-            }
-            node.ended();
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
-
-    private void park(MainThreadMailbox mailbox, long nanos, Fiber fiber) {
-        if (mailbox != null && !mailbox.sleep()) {
-            return;                                      // a main-thread job arrived: do not sleep
-        }
-        try {
-            if (nanos >= 0) {
-                LockSupport.parkNanos(this, nanos);
-            } else {
-                LockSupport.park(this);
-            }
-        } catch (StackOverflowError tooDeep) {
-            throw fiber != null ? tooDeepToPark(fiber, tooDeep) : tooDeep;
-        } finally {
-            if (mailbox != null) {
-                mailbox.wake();
-            }
-        }
-    }
-
-    /**
-     * The JDK refuses to unmount a virtual thread whose stack would need a humongous stack chunk (more
-     * than half a G1 region) and throws a bare {@code StackOverflowError("Humongous stack chunk")}: say
-     * which job it was, and why its stack got that deep (the JDK's message is kept in ours, so the root cause
-     * a chain of joins reports is this one). The waiter node is abandoned by the caller's {@code finally},
-     * as for any other exception out of the park.
-     */
-    private StackOverflowError tooDeepToPark(Fiber fiber, StackOverflowError cause) {
-        JobNode job = fiber.currentJob;
-        return new StackOverflowError("job '" + (job != null ? job.name() : "?")
-                + "' could not park its fiber to wait on counter '" + name() + "': the fiber's stack is too deep"
-                + " for the JDK to unmount (" + cause.getMessage() + "). A join or a wait runs the jobs it"
-                + " waits for inline when it can, on the waiter's own stack, so a chain of jobs that each submit"
-                + " and join the next one is as deep as the chain. Cut the chain (a loop that submits the next"
-                + " job without joining it, or a counter per level), or keep such chains to a few thousand jobs.");
     }
 
     private void raiseMaxWaitTarget(long target) {

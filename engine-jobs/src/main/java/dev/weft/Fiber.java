@@ -421,7 +421,7 @@ final class Fiber implements Executor, Runnable {
                 && scheduler.picker.queuedAbove(readyPriority) != 0;
     }
 
-    // ---- waiting (called by Counter.awaitSlow on this fiber) ----
+    // ---- waiting (called by CounterWait.await on this fiber) ----
 
     /**
      * Join's fast path (ForkJoinPool's tryUnpush): if {@code handle} is the bottom job of this worker's
@@ -522,7 +522,7 @@ final class Fiber implements Executor, Runnable {
      * Canceller side: wake this fiber's wait with a cancellation only if {@code job} is the job waiting
      * in it. A cancelled handle may be running, nested on its fiber, a job of the counter it waits on
      * (see {@link #helpBeforeWait}); that job was not cancelled and its wait is left alone. The handle
-     * sees its cancellation when its own wait begins (the re-check in Counter.awaitSlow) or at its next
+     * sees its cancellation when its own wait begins (the re-check in CounterWait.await) or at its next
      * {@code Jobs.checkCancelled()}. The node's job is final and the node is read with acquire
      * (volatile), so the pair is consistent.
      */

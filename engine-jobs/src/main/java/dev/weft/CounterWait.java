@@ -1,0 +1,151 @@
+package dev.weft;
+
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A {@link Counter}'s slow wait: the waiter's side of its protocol (SYNCHRONIZATION.md §5), apart from
+ * the counter's own state so that {@code Counter} holds the value, the waiter stack and the decrementer's
+ * side. Called only once a fast check saw the value above the target.
+ */
+final class CounterWait {
+    private CounterWait() {}
+
+    /**
+     * The waiting protocol: register, re-check, park.
+     * <ol>
+     *   <li>raise {@code maxWaitTarget} to our target (CAS-max), then CAS-push our node;</li>
+     *   <li>re-read {@code value}: a decrementer that did its CAS before our push is seen here;
+     *       one that does it after our push sees our node (all three are volatile, so sequentially
+     *       consistent), and fires it;</li>
+     *   <li>park until the node leaves WAITING or the value is reached (spurious wake-ups loop).</li>
+     * </ol>
+     * A fiber first runs inline the jobs of this counter still unstarted at the bottom of its own
+     * worker's deque (never an unrelated job), and its wait can be cancelled; the main thread keeps
+     * running main-thread jobs while it waits, one at a time with this check between them, so it cannot
+     * deadlock on them and returns as soon as the value is reached. Any other thread (not a
+     * fiber) runs, between those checks, queued FRAME jobs (those this wait depends on first) on its own
+     * stack before it sleeps, if the wait has no timeout (WaitingHelp; off with
+     * {@code JobSystemBuilder.waitersHelp(false)}): a timed wait only sleeps, so its timeout holds.
+     */
+    static boolean await(Counter counter, long target, long timeoutNanos) {
+        Fiber fiber = Fiber.current();
+        if (fiber != null) {
+            fiber.helpBeforeWait(counter, target);
+            fiber.worker().flushHeld();                  // decrements this worker held back (§13) first
+            if (counter.value() <= target) {
+                return true;
+            }
+        }
+        MainThreadMailbox mailbox = fiber == null ? MainThreadMailbox.ownedByCurrentThread() : null;
+        Scheduler helped = fiber == null ? counter.helpScheduler : null;
+        // null: helping is off, or the wait has a timeout. A helped job cannot be preempted, so a timed
+        // wait that ran one would return when the job ends, not when the timeout says: a frame loop's
+        // join(5 s) watchdog ran the hung range itself and never fired (demo WatchdogTest hung).
+        WaitingHelp help = helped != null && timeoutNanos < 0 ? helped.waitingHelp : null;
+        // A job a waiting thread runs as help (WaitingHelp), now waiting itself: cancellable as a fiber's
+        // wait is. Its cancellers unpark the seat's holder (WaitingHelp.wakeHolder) after their volatile
+        // write, and this loop reads the flag before each park.
+        WaitingHelp helpedSeat = fiber == null ? WaitingHelp.current() : null;
+
+        WaitNode node = new WaitNode(Thread.currentThread(), target, counter, counter.epochNow(),
+                fiber != null ? fiber.currentJob : null);
+        counter.register(node, target);
+        if (fiber != null) {
+            fiber.beginWait(node);
+        }
+        long deadline = timeoutNanos >= 0 ? System.nanoTime() + timeoutNanos : 0L;
+        boolean interrupted = false;                     // an interrupt seen meanwhile, set again at the end
+        try {
+            for (;;) {
+                int s = node.state();
+                if (s == WaitNode.FIRED) {
+                    return true;
+                }
+                if (s == WaitNode.CANCELLED) {
+                    throw fiber.cancelledWhileWaiting(counter);
+                }
+                if (counter.value() <= target) {
+                    node.abandon();                      // leave no stale wake-up behind if we can
+                    return true;
+                }
+                if (fiber != null && fiber.cancellationRequested()) {
+                    if (node.abandon()) {
+                        throw fiber.cancelledWhileWaiting(counter);
+                    }
+                    continue;                            // fired or cancelled meanwhile: re-read state
+                }
+                if (helpedSeat != null && helpedSeat.cancellationRequested()) {
+                    if (node.abandon()) {
+                        throw helpedSeat.cancelledWhileWaiting(counter);
+                    }
+                    continue;                            // fired meanwhile: re-read state
+                }
+                if (mailbox != null && mailbox.runOneWhileWaiting()) {
+                    continue;                            // ran one main-thread job: re-check before the next
+                }
+                if (help != null && help.helpOnce(counter)) {
+                    continue;                            // ran a queued job on our own stack: re-check
+                }
+                // The wait is uninterruptible, and a park returns at once while the interrupt status is
+                // set: cleared here, or the wait spun for as long as it lasted (a fiber held its worker).
+                interrupted |= Thread.interrupted();
+                if (timeoutNanos >= 0) {
+                    long remaining = deadline - System.nanoTime();
+                    if (remaining <= 0) {
+                        if (node.abandon()) {
+                            return false;
+                        }
+                        continue;
+                    }
+                    park(counter, mailbox, remaining, fiber);
+                } else {
+                    park(counter, mailbox, -1L, fiber);
+                }
+            }
+        } finally {
+            if (fiber != null) {
+                fiber.endWait();
+            }
+            node.ended();
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private static void park(Counter counter, MainThreadMailbox mailbox, long nanos, Fiber fiber) {
+        if (mailbox != null && !mailbox.sleep()) {
+            return;                                      // a main-thread job arrived: do not sleep
+        }
+        try {
+            if (nanos >= 0) {
+                LockSupport.parkNanos(counter, nanos);
+            } else {
+                LockSupport.park(counter);
+            }
+        } catch (StackOverflowError tooDeep) {
+            throw fiber != null ? tooDeepToPark(counter, fiber, tooDeep) : tooDeep;
+        } finally {
+            if (mailbox != null) {
+                mailbox.wake();
+            }
+        }
+    }
+
+    /**
+     * The JDK refuses to unmount a virtual thread whose stack would need a humongous stack chunk (more
+     * than half a G1 region) and throws a bare {@code StackOverflowError("Humongous stack chunk")}: say
+     * which job it was, and why its stack got that deep (the JDK's message is kept in ours, so the root cause
+     * a chain of joins reports is this one). The waiter node is abandoned by the caller's {@code finally},
+     * as for any other exception out of the park.
+     */
+    private static StackOverflowError tooDeepToPark(Counter counter, Fiber fiber, StackOverflowError cause) {
+        JobNode job = fiber.currentJob;
+        return new StackOverflowError("job '" + (job != null ? job.name() : "?")
+                + "' could not park its fiber to wait on counter '" + counter.name() + "': the fiber's stack is too deep"
+                + " for the JDK to unmount (" + cause.getMessage() + "). A join or a wait runs the jobs it"
+                + " waits for inline when it can, on the waiter's own stack, so a chain of jobs that each submit"
+                + " and join the next one is as deep as the chain. Cut the chain (a loop that submits the next"
+                + " job without joining it, or a counter per level), or keep such chains to a few thousand jobs.");
+    }
+}
