@@ -110,6 +110,13 @@ abstract class JobNode {
     void recycle(Worker w) {
     }
 
+    /**
+     * A finished node that a waiting thread ran (WaitingHelp), not a worker: back to that thread's own
+     * free list if it came from there (pooled kinds only), else left to the garbage collector.
+     */
+    void recycleOnOutsideThread() {
+    }
+
     /** Plain start for kinds nobody else can cancel while queued (see {@link PooledJob}). */
     final void markRunning() {
         STATE.setOpaque(this, RUNNING);

@@ -62,12 +62,10 @@ final class MainThreadMailbox {
      * mailbox, so a wait inside that job keeps running main-thread jobs.
      */
     static void keepOwnership(MainThreadMailbox m, JobHandle<?> running) {
-        if (m != null) {
-            OWNED.set(m);
-        }
-        if (running != null) {
-            RUNNING.set(running);
-        }
+        // Both set even when null: the entries then exist, so the helped job's own reads of them (a wait
+        // asks whether its thread owns a mailbox) add none, and its map stays reusable (HelpedJobLocals).
+        OWNED.set(m);
+        RUNNING.set(running);
     }
 
     static JobHandle<?> runningOnCurrentThread() {

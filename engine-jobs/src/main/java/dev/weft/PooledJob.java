@@ -56,6 +56,21 @@ final class PooledJob extends JobNode {
         }
     }
 
+    /**
+     * The game's main thread submits a frame's jobs and then helps run them while it waits: a node it
+     * made and ran itself goes straight back to its own free list (same thread, no ordering to add), so
+     * such a frame allocates nothing. Before, each one was dropped and the next submission made a new one.
+     */
+    @Override
+    void recycleOnOutsideThread() {
+        OutsideNodes h = outsideHome;
+        if (h != null && h.owner == Thread.currentThread()) {
+            job = null;
+            resetForReuse();
+            h.takeBack(this);
+        }
+    }
+
     @Override
     String defaultName() {
         Job j = job;

@@ -50,6 +50,9 @@ final class WaitingHelp {
     // WorkerLocal values of slot workerCount(): plain, one holder at a time; the holder CAS (acquire) and
     // its release store hand them from one holder to the next.
     final WorkerLocal.Slots workerLocals = new WorkerLocal.Slots(null);
+    // The helped job's ThreadLocal map and the holder's settings, kept between helped jobs: handed between
+    // holders as workerLocals are.
+    private final HelpedJobLocals jobLocals = new HelpedJobLocals();
 
     WaitingHelp(Scheduler scheduler, AtomicInteger externalSubmitters, int workerIndex) {
         this.scheduler = scheduler;
@@ -60,6 +63,11 @@ final class WaitingHelp {
     /** The thread holding the seat now, or null (the watchdog). */
     Thread holderThread() {
         return holder.get();
+    }
+
+    /** On a helped job's fresh ThreadLocal map: this is the seat the current thread runs it in. */
+    void markRunningHere() {
+        RUNNING_HERE.set(this);
     }
 
     /** The seat the current thread is running a helped job in, or null. */
@@ -206,17 +214,17 @@ final class WaitingHelp {
         }
         JobNode outerJob = runningJob;
         // The job must not see this thread's ThreadLocals, nor leave its own behind (as on a fiber, which
-        // Weft clears after every job): run it on an empty map, then put the thread's own back. Weft's
-        // own per-thread state is set again on the empty map: the seat, and the mailbox ownership.
+        // Weft clears after every job): run it on a map of its own that holds only Weft's per-thread state
+        // (the seat, the mailbox ownership), then put the thread's own back (HelpedJobLocals).
         Thread me = Thread.currentThread();
         MainThreadMailbox mailbox = MainThreadMailbox.ownedByCurrentThread();
         JobHandle<?> mainJob = MainThreadMailbox.runningOnCurrentThread();
-        Object ownLocals = FiberSupport.detachThreadLocals(me);
+        Object ownLocals = FiberSupport.threadLocals(me);
+        Object ownInheritable = FiberSupport.inheritableThreadLocals(me);
         Object ownBindings = FiberSupport.detachScopedValues();   // nor the waiter's ScopedValue bindings
         boolean ownInterrupt = Thread.interrupted();   // nor its interrupt status (a sleep would throw)
-        ThreadSettings ownSettings = ThreadSettings.of(me);   // a name or class loader the job sets is not kept
-        MainThreadMailbox.keepOwnership(mailbox, mainJob);
-        RUNNING_HERE.set(this);
+        ThreadSettings ownSettings = jobLocals.settingsOf(me);   // a name or class loader the job sets is not kept
+        jobLocals.install(this, me, mailbox, mainJob);
         job.enclosing = outerJob;                       // a self-join through the stack is refused (JobHandle)
         runningJob = job;
         Observation observation = scheduler.observation;
@@ -235,14 +243,16 @@ final class WaitingHelp {
             runningJob = outerJob;
             job.enclosing = null;
             FiberSupport.restoreScopedValues(ownBindings);
-            FiberSupport.restoreThreadLocals(me, ownLocals);   // the job's map goes; ours (seat included) is back
+            jobLocals.keepIfUntouched(this, me, mailbox, mainJob);
+            FiberSupport.setThreadLocals(me, ownLocals, ownInheritable);   // ours (seat included) is back
             ownSettings.restoreIfChanged(me);
             Thread.interrupted();                       // an interrupt the job left is the job's (as on a fiber)
             if (ownInterrupt) {
                 me.interrupt();
             }
         }
-        job.finishRun(scheduler, failure);             // not a worker: counted as helped, not recycled
+        job.finishRun(scheduler, failure);             // not a worker: counted as helped
+        job.recycleOnOutsideThread();                  // a node this thread submitted goes home, else garbage
         scheduler.countHelped();
     }
 }

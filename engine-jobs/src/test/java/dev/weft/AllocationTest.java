@@ -235,6 +235,49 @@ class AllocationTest {
         }
     }
 
+    /** The thread that waits and helps in {@link #aThreadThatWaitsAndHelpsAllocatesAtMost16BytesPerJob}. */
+    private static volatile Thread helpingThread;
+    private static long jobsRunByHelpingThread;                 // written by that thread only
+    /** A FRAME job of a few microseconds that counts the runs on the waiting thread: non-capturing. */
+    private static final Job SHORT_FRAME_PIECE = () -> {
+        if (Thread.currentThread() == helpingThread) {
+            jobsRunByHelpingThread++;
+        }
+        for (int i = 0; i < 50; i++) {
+            Thread.onSpinWait();
+        }
+    };
+
+    /**
+     * A frame as a game's main thread runs it: it submits FRAME jobs, then waits without a timeout and runs
+     * some of them itself (waitersHelp, on by default). Each one it ran cost about 200 B (a ThreadLocal map
+     * and a ThreadSettings made per helped job, and its node dropped, so the next submission made a new one):
+     * about 100 B per job of the frame (a probe, 2 workers).
+     */
+    @Test
+    void aThreadThatWaitsAndHelpsAllocatesAtMost16BytesPerJob() {
+        try (JobSystem jobs = system()) {
+            AllocationMeter meter = new AllocationMeter(jobs);
+            Counter frame = new Counter("frame");
+            helpingThread = Thread.currentThread();
+            jobsRunByHelpingThread = 0;
+            assertSteadyState("FRAME jobs from outside, then a wait that helps", "<= 16 B/job", AT_MOST_16, () -> {
+                long before = meter.allocatedBytes();
+                for (int batch = 0; batch < JOBS_PER_ROUND / OUTSIDE_JOBS_PER_BATCH; batch++) {
+                    for (int i = 0; i < OUTSIDE_JOBS_PER_BATCH; i++) {
+                        jobs.run(Priority.FRAME, null, SHORT_FRAME_PIECE, frame);
+                    }
+                    frame.await();                         // untimed: it runs queued FRAME jobs meanwhile
+                }
+                return meter.allocatedBytes() - before;
+            });
+            System.out.println("AllocationTest: the waiting thread ran " + jobsRunByHelpingThread + " jobs itself");
+            assertTrue(jobsRunByHelpingThread > 0, "the waiting thread never helped: the check measured nothing");
+        } finally {
+            helpingThread = null;
+        }
+    }
+
     @Test
     void joiningAFinishedHandleFromOutsideAllocatesNothing() {
         try (JobSystem jobs = system()) {

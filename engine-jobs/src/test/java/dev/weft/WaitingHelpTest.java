@@ -30,7 +30,7 @@ class WaitingHelpTest {
     private static final Duration LONG = Duration.ofSeconds(30);
 
     /** Holds every worker in a NORMAL spinner (uncapped) until {@link #close}. */
-    private static final class Occupied implements AutoCloseable {
+    static final class Occupied implements AutoCloseable {
         final AtomicBoolean open = new AtomicBoolean();
         final Counter spinners = new Counter("spinners");
 

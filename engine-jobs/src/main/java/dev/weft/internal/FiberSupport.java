@@ -36,6 +36,7 @@ public final class FiberSupport {
     private static final VarHandle SCHEDULER;          // VirtualThread.scheduler (final Executor)
     private static final VarHandle THREAD_LOCALS;      // Thread.threadLocals
     private static final VarHandle INHERITABLE_THREAD_LOCALS;
+    private static final VarHandle LOCALS_MAP_SIZE;    // ThreadLocal.ThreadLocalMap.size (int): its entries
     private static final VarHandle SCOPED_VALUE_BINDINGS;   // Thread.scopedValueBindings (Object)
     private static final MethodHandle SET_SCOPED_VALUE_CACHE; // static Thread.setScopedValueCache(Object[])
     private static final Object EMPTY_BINDINGS;        // ScopedValue.Snapshot.EMPTY_SNAPSHOT
@@ -52,6 +53,7 @@ public final class FiberSupport {
         VarHandle scheduler = null;
         VarHandle locals = null;
         VarHandle inheritable = null;
+        VarHandle mapSize = null;
         VarHandle bindings = null;
         MethodHandle setCache = null;
         Object emptyBindings = null;
@@ -70,6 +72,8 @@ public final class FiberSupport {
             scheduler = virtualThreadLookup.findVarHandle(virtualThread, "scheduler", Executor.class);
             locals = lookup.findVarHandle(Thread.class, "threadLocals", localsMap);
             inheritable = lookup.findVarHandle(Thread.class, "inheritableThreadLocals", localsMap);
+            mapSize = MethodHandles.privateLookupIn(localsMap, MethodHandles.lookup())
+                    .findVarHandle(localsMap, "size", int.class);
             bindings = lookup.findVarHandle(Thread.class, "scopedValueBindings", Object.class);
             setCache = lookup.findStatic(Thread.class, "setScopedValueCache",
                     MethodType.methodType(void.class, Object[].class));
@@ -84,6 +88,7 @@ public final class FiberSupport {
         SCHEDULER = scheduler;
         THREAD_LOCALS = locals;
         INHERITABLE_THREAD_LOCALS = inheritable;
+        LOCALS_MAP_SIZE = mapSize;
         SCOPED_VALUE_BINDINGS = bindings;
         SET_SCOPED_VALUE_CACHE = setCache;
         EMPTY_BINDINGS = emptyBindings;
@@ -210,6 +215,33 @@ public final class FiberSupport {
         THREAD_LOCALS.set(t, null);
         INHERITABLE_THREAD_LOCALS.set(t, null);
         return saved;
+    }
+
+    /** {@code t}'s ThreadLocal map, or null (plain read: call it on {@code t} itself). */
+    public static Object threadLocals(Thread t) {
+        return THREAD_LOCALS.get(t);
+    }
+
+    /** {@code t}'s InheritableThreadLocal map, or null (plain read: call it on {@code t} itself). */
+    public static Object inheritableThreadLocals(Thread t) {
+        return INHERITABLE_THREAD_LOCALS.get(t);
+    }
+
+    /**
+     * Gives {@code t} (the current thread) these maps, as {@link #threadLocals} and
+     * {@link #inheritableThreadLocals} read them; null for none. Plain writes: the thread's own fields.
+     */
+    public static void setThreadLocals(Thread t, Object locals, Object inheritable) {
+        THREAD_LOCALS.set(t, locals);
+        INHERITABLE_THREAD_LOCALS.set(t, inheritable);
+    }
+
+    /**
+     * How many entries a map {@link #threadLocals} returned holds (stale ones included until the map
+     * expunges them); 0 for null. Plain read: a map of the current thread.
+     */
+    public static int threadLocalCount(Object map) {
+        return map == null ? 0 : (int) LOCALS_MAP_SIZE.get(map);
     }
 
     /** Puts back the maps {@link #detachThreadLocals} took, dropping what the nested job set. */
