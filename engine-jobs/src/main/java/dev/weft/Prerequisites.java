@@ -117,10 +117,13 @@ public final class Prerequisites {
      *            place; not null
      * @param counter incremented now, decremented when the job ends or is skipped; may be null
      * @throws java.util.concurrent.RejectedExecutionException as {@code run} (nothing is then registered)
+     * @throws IllegalArgumentException if {@code counter} is one of the prerequisite counters (the job
+     *         would wait for itself)
      */
     public void run(Priority priority, String name, Job job, Counter counter) {
         Objects.requireNonNull(job, "job is null: pass the work to run");
         Objects.requireNonNull(priority, "priority is null: use Priority.NORMAL for ordinary jobs");
+        refuseOwnCounter(counter, name);
         PooledJob j = new PooledJob();                 // not from a free list: it may wait for long
         Release release = new Release(this, j);
         j.job = () -> {
@@ -159,10 +162,13 @@ public final class Prerequisites {
      *                 then fails with that failure); not null
      * @param counter incremented now, decremented when the job ends; may be null
      * @return the job's handle, returned before the prerequisites complete
+     * @throws IllegalArgumentException if {@code counter} is one of the prerequisite counters (the job
+     *         would wait for itself)
      */
     public <T> JobHandle<T> submit(Priority priority, String name, Callable<T> callable, Counter counter) {
         Objects.requireNonNull(callable, "callable is null: pass the work to run");
         Objects.requireNonNull(priority, "priority is null: use Priority.NORMAL for ordinary jobs");
+        refuseOwnCounter(counter, name);
         Release[] release = new Release[1];            // the callable needs the release, the release the handle
         JobHandle<T> h = new JobHandle<>(scheduler, name, priority, () -> {
             release[0].throwIfPrerequisiteFailed();
@@ -184,11 +190,15 @@ public final class Prerequisites {
      * @param to the end index, exclusive; not less than {@code from}
      * @param grain the largest number of indices one call of {@code body} gets; at least 1
      * @param body called with each range {@code [start, end)} and the index of the worker running it
-     * @param counter held up until every range has run (or the failure is recorded); not null
+     * @param counter held up until every range has run (or the failure is recorded); not null, and not one
+     *                of the prerequisite counters
+     * @throws IllegalArgumentException if {@code counter} is one of the prerequisite counters (the ranges
+     *         would wait for themselves)
      */
     public void parallelFor(Priority priority, int from, int to, int grain, RangeJob body, Counter counter) {
         Objects.requireNonNull(counter, "counter is null: parallelFor needs one to say when every range ran");
         RangeNode.checkArguments(priority, from, to, grain, body);
+        refuseOwnCounter(counter, "parallelFor");
         if (to == from) {
             // Nothing to run, but the counter still waits for the prerequisites and records their failure:
             // a graph's cull over zero visible objects must not let the nodes after it start early.
@@ -207,6 +217,28 @@ public final class Prerequisites {
         root[0].group = group;
         release[0] = new Release(this, root[0]);
         release[0].register("parallelFor");
+    }
+
+    /**
+     * Refuses a job counted by one of its own prerequisite counters ({@code after(frame).run(..., frame)}):
+     * the job adds its unit to that counter at the call, so the counter reaches zero only after the job
+     * ended, and the job is released only when the counter is at zero. Accepted, it never ran and every
+     * wait on the counter hung, silently. Checked before anything is added or registered, so a refused
+     * call leaves no trace. One identity compare per prerequisite counter, at submission only.
+     */
+    private void refuseOwnCounter(Counter counter, String jobName) {
+        if (counter == null) {
+            return;
+        }
+        for (Counter c : counters) {
+            if (c == counter) {
+                throw new IllegalArgumentException("job '" + (jobName != null ? jobName : "(unnamed)")
+                        + "' would wait for counter '" + counter.name() + "' to reach zero while that counter "
+                        + "counts the job itself, so it would never start and the counter never drain; count "
+                        + "the job with another counter (for example one per frame that waits for both), or "
+                        + "leave '" + counter.name() + "' out of its prerequisites");
+            }
+        }
     }
 
     @Override
