@@ -154,6 +154,13 @@ final class JobSystemExecutorService extends AbstractExecutorService {
         return isShutdown() && pending.isDone();
     }
 
+    /**
+     * Interruptible, as the JDK's contract says (a Weft wait is not): {@code ExecutorService.close()} relies
+     * on it, calling {@code shutdownNow()} when its wait is interrupted. The wait is cut into slices of at
+     * most {@link #INTERRUPT_POLL_MILLIS}, with the interrupt status read between them (a Weft wait keeps
+     * the status and sets it again when it returns, so an interrupt during a slice is seen after it). An
+     * uncut wait kept an interrupted {@code close()} waiting until the tasks ended by themselves.
+     */
     @Override
     public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
         long deadline = System.nanoTime() + unit.toNanos(timeout);
@@ -169,7 +176,8 @@ final class JobSystemExecutorService extends AbstractExecutorService {
                 throw new InterruptedException("awaitTermination interrupted");
             }
             if (isShutdown()) {
-                pending.await(Duration.ofNanos(remaining));   // timed: sleeps, never runs a job here
+                // timed: sleeps, never runs a job here; a slice, so that an interrupt is seen within one
+                pending.await(Duration.ofNanos(Math.min(remaining, INTERRUPT_POLL_MILLIS * 1_000_000L)));
             } else {
                 TimeUnit.NANOSECONDS.sleep(Math.min(remaining, 1_000_000L));   // not shut down: poll
             }
@@ -182,7 +190,10 @@ final class JobSystemExecutorService extends AbstractExecutorService {
                 + " tasks pending]";
     }
 
-    /** How often a thread waiting in {@code Future.get} outside the job system looks at its interrupt status. */
+    /**
+     * How often a thread waiting in {@code Future.get} outside the job system, or in
+     * {@link #awaitTermination}, looks at its interrupt status.
+     */
     static final long INTERRUPT_POLL_MILLIS = 20;
 
     /** The JDK's {@link Future} over a job handle: cancel cancels the job, failures come as ExecutionException. */

@@ -148,4 +148,57 @@ class ExecutorServiceInterruptTest {
             pool.shutdown();
         }
     }
+    /**
+     * {@code ExecutorService.close()} (try-with-resources on the view) waits in {@code awaitTermination}
+     * and, interrupted, calls {@code shutdownNow()}: that is how a game's exit stops a library's consumer
+     * that only an interrupt ends. The view's awaitTermination waited uninterruptibly (a Weft wait), so an
+     * interrupted close() or awaitTermination(1 h) kept waiting until the task ended by itself: a probe's
+     * thread was still in it 5 s after its interrupt, both ways, where a fixed thread pool returned in
+     * 200 ms.
+     */
+    @Test
+    void anInterruptedAwaitTerminationOrCloseOfTheViewReturnsAndCloseStopsTheTasks() throws Exception {
+        try (JobSystem jobs = system(2)) {
+            for (boolean viaClose : new boolean[] {false, true}) {
+                ExecutorService pool = jobs.asExecutorService();
+                try {
+                    closeInterrupted(pool, viaClose);
+                } finally {
+                    pool.shutdownNow();                  // on a failure, the consumer must not keep jobs.close() waiting
+                }
+            }
+        }
+    }
+
+    private static void closeInterrupted(ExecutorService pool, boolean viaClose) throws Exception {
+        SaveGameTask consumer = new SaveGameTask();
+        Future<String> f = pool.submit(consumer);
+        consumer.started.await();
+        AtomicReference<String> outcome = new AtomicReference<>("still waiting");
+        Thread closer = new Thread(() -> {
+            try {
+                if (viaClose) {
+                    pool.close();
+                    outcome.set("closed");
+                } else {
+                    pool.shutdown();
+                    outcome.set("returned " + pool.awaitTermination(1, TimeUnit.HOURS));
+                }
+            } catch (InterruptedException e) {
+                outcome.set("interrupted");
+            }
+        });
+        closer.start();
+        Thread.sleep(100);                       // the closer is in its wait by then (or soon after)
+        closer.interrupt();
+        closer.join(TimeUnit.SECONDS.toMillis(10));
+        assertFalse(closer.isAlive(), (viaClose ? "close()" : "awaitTermination") + " ignored its interrupt");
+        assertEquals(viaClose ? "closed" : "interrupted", outcome.get());
+        if (viaClose) {
+            assertTrue(pool.isTerminated() && f.isDone(), "close() stopped the consumer with shutdownNow");
+        } else {
+            pool.shutdownNow();
+            assertTrue(pool.awaitTermination(LONG.toSeconds(), TimeUnit.SECONDS));
+        }
+    }
 }
