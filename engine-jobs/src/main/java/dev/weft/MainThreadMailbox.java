@@ -130,7 +130,9 @@ final class MainThreadMailbox {
         }
         if (t.isVirtual()) {
             throw new IllegalStateException("the main thread must be a platform thread (it owns the window and "
-                    + "GL context); runMainThreadJobs was called from virtual thread " + t);
+                    + "GL context); bindMainThread or runMainThreadJobs was called from virtual thread " + t
+                    + (Jobs.inFiber() ? ", a job's fiber: call it on the thread that runs the game loop, outside jobs"
+                            : ""));
         }
         if (OWNED.get() != null) {
             throw new IllegalStateException("thread " + t.getName() + " already runs another job system's "

@@ -52,4 +52,18 @@ class MisuseMessagesTest {
         assertTrue(failures.get(0) instanceof IllegalStateException
                 && failures.get(0).getMessage().contains("below zero"), String.valueOf(failures.get(0)));
     }
+
+    /** It used to say "runMainThreadJobs was called from virtual thread ..." to a job that called bindMainThread. */
+    @Test
+    void bindMainThreadFromAJobNamesTheCallThatWasMade() {
+        try (JobSystem jobs = JobSystem.builder().workers(1).build()) {
+            JobFailedException e = assertThrows(JobFailedException.class,
+                    () -> TestSupport.join(jobs.submit(() -> {
+                        jobs.bindMainThread();
+                        return 1;
+                    })));
+            String m = e.getCause().getMessage();
+            assertTrue(m.contains("bindMainThread") && m.contains("platform thread"), m);
+        }
+    }
 }
