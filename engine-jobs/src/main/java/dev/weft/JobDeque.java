@@ -25,6 +25,8 @@ import java.util.function.Predicate;
  *   slots   written by the owner (release on push); cleared plainly by whoever took the element (a
  *           thief before its store of top, which the owner must read before it reuses the slot)
  *   topBound the owner's alone, plain: a top it read when the ring looked full
+ *   overflow the owner's: nodes a push could not fit because the ring could not grow (the heap exhausted),
+ *           linked through {@link JobNode#nextFree}; opaque, read by others only as a hint (see below)
  * </pre>
  * Cost: push = a plain store of the stamp and a release store of the slot and of bottom (plain stores
  * on x86), with no read of any line a thief writes; pop = one CAS on a node the owner just wrote;
@@ -46,6 +48,7 @@ final class JobDeque extends JobDequeLayout.PadAfterArray {
     private static final VarHandle TOP;
     private static final VarHandle BOTTOM;
     private static final VarHandle ARRAY;
+    private static final VarHandle OVERFLOW;
     private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(JobNode[].class);
 
     static {
@@ -54,6 +57,7 @@ final class JobDeque extends JobDequeLayout.PadAfterArray {
             TOP = l.findVarHandle(JobDequeLayout.Top.class, "top", long.class);
             BOTTOM = l.findVarHandle(JobDequeLayout.Bottom.class, "bottom", long.class);
             ARRAY = l.findVarHandle(JobDequeLayout.Array.class, "array", Object[].class);
+            OVERFLOW = l.findVarHandle(JobDequeLayout.Bottom.class, "overflow", JobNode.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -88,6 +92,10 @@ final class JobDeque extends JobDequeLayout.PadAfterArray {
      * Owner only: pushes at the bottom. Returns true if the deque may have been empty before this push
      * (the element below the new one was taken, or there was none): the caller's cue to wake a sleeper.
      * Reads no line a thief writes, except {@code top} when the ring looks full.
+     *
+     * <p>Never throws for lack of memory: the caller has counted the node and taken it from wherever it
+     * was, so if the ring must grow and cannot (the heap exhausted), the node goes on the owner's
+     * {@link #keepOverflow overflow list}, which {@link #pop} empties once the ring is empty.
      */
     boolean push(JobNode node) {
         assert onOwnerThread("push");
@@ -96,8 +104,9 @@ final class JobDeque extends JobDequeLayout.PadAfterArray {
         if (b - topBound > a.length - 1) {             // may be full: where is top really?
             long t = (long) TOP.getVolatile(this);
             topBound = t;
-            if (b - t > a.length - 1) {
-                a = grow(a, t, b);
+            if (b - t > a.length - 1 && (a = grow(a, t, b)) == null) {
+                keepOverflow(node);
+                return false;                          // the ring is full, so not empty: nobody to wake
             }
         }
         int mask = a.length - 1;
@@ -147,17 +156,53 @@ final class JobDeque extends JobDequeLayout.PadAfterArray {
         int slot = (int) (b & (a.length - 1));
         JobNode n = a[slot];                           // the owner's own write, or null, or a thief's clear
         if (n == null || (expected != null && n != expected)) {
-            return null;
+            // Only here, on the way out of an empty ring, is the overflow list looked at (a pop that finds
+            // a job never reads it); for pop only, since popIf wants one particular node.
+            return expected == null ? takeOverflow() : null;
         }
         long stamp = stampOf(b);
         // Fails if a thief claimed index b (thieves claim in index order, so it was the last), or if n sits
         // in this slot from an earlier index (its stamp names that index, not b): not ours to pop.
         if (!JobNode.DEQUE_STAMP.compareAndSet(n, stamp, stamp | CLAIMED)) {
-            return null;
+            return expected == null ? takeOverflow() : null;
         }
         BOTTOM.setRelease(this, b);
         a[slot] = null;                                // index b is ours alone now
         return n;
+    }
+
+    /**
+     * Owner only, cold: {@code node} could not go into the ring, which had to grow and could not (the heap
+     * exhausted). It was counted and taken from its source, so dropping it would strand its counter: it
+     * waits here, where no thief or shutdownNow's drain sees it, until the owner's {@link #pop} finds the
+     * ring empty. The owner is awake meanwhile (it just pushed) and does not park while the list is non-empty
+     * ({@link #hasOverflow} is part of every pre-park scan), so the node runs (after shutdownNow too, seeing
+     * {@code isCancelled()}, as a job a worker holds does). No allocation: the link is the node's
+     * {@link JobNode#nextFree}, free while the node is live. A node here has no valid stamp (0, or a
+     * claimed one from its last deque), so no stale thief can claim it.
+     */
+    private void keepOverflow(JobNode node) {
+        node.nextFree = (JobNode) OVERFLOW.getOpaque(this);
+        OVERFLOW.setOpaque(this, node);                // opaque: a hint for other threads' scans, no order
+    }
+
+    /** Owner only: the most recent node of the overflow list, removed, or null (the common case: one load). */
+    private JobNode takeOverflow() {
+        JobNode n = (JobNode) OVERFLOW.getOpaque(this);
+        if (n != null) {
+            OVERFLOW.setOpaque(this, n.nextFree);
+            n.nextFree = null;
+        }
+        return n;
+    }
+
+    /**
+     * Any thread: true if nodes wait on the overflow list (see {@link #keepOverflow}). An opaque read: for
+     * other threads a hint only (their pre-park scans stay awake while it says so, and the owner, the one
+     * that can take them, is awake); for the owner, its own last write.
+     */
+    boolean hasOverflow() {
+        return OVERFLOW.getOpaque(this) != null;
     }
 
     /** Any thread: steals the oldest element, or null if none was there or another taker won it. */
@@ -272,8 +317,23 @@ final class JobDeque extends JobDequeLayout.PadAfterArray {
         return ((JobNode[]) ARRAY.getAcquire(this)).length;
     }
 
+    /**
+     * Tests only: the owner thread whose deques' next growth throws OutOfMemoryError, as an exhausted heap
+     * would (null: none). Read on the growth path alone, never on a push that has room.
+     */
+    static volatile Thread failGrowthOnForTests;
+
+    /** The ring, doubled; null if the heap has no room for it (then nothing changed). */
     private JobNode[] grow(JobNode[] old, long t, long b) {
-        JobNode[] bigger = new JobNode[old.length << 1];
+        JobNode[] bigger;
+        try {
+            if (failGrowthOnForTests != null && failGrowthOnForTests == owner) {
+                throw new OutOfMemoryError("Java heap space (simulated: JobDeque.grow)");
+            }
+            bigger = new JobNode[old.length << 1];
+        } catch (OutOfMemoryError noRoom) {
+            return null;                               // nothing changed yet: push keeps its node aside
+        }
         for (long i = t; i < b; i++) {
             bigger[(int) (i & (bigger.length - 1))] = old[(int) (i & (old.length - 1))];
         }

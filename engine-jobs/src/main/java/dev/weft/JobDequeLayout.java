@@ -55,6 +55,9 @@ final class JobDequeLayout {
         // Owner only, plain: a value of top the owner read (when the ring looked full); top never
         // decreases, so push's room check against it errs towards "full". On bottom's line: the owner's.
         long topBound;
+        // Owner writes (opaque); others read it (opaque) only as a hint that work is queued. Nodes a push
+        // could not fit because the ring could not grow (the heap exhausted), linked through nextFree.
+        JobNode overflow;
     }
 
     abstract static class PadBeforeArray extends Bottom {

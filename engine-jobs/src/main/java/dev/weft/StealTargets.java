@@ -62,7 +62,8 @@ final class StealTargets {
 
     /** Whether worker {@code worker} looked to hold new jobs or ready fibers of {@code priority} (reads {@code bottom}: off the job path). */
     boolean hasQueued(int worker, int priority) {
-        return !jobs(worker, priority).isEmpty() || !ready(worker, priority).isEmpty();
+        JobDeque j = jobs(worker, priority);
+        return !j.isEmpty() || !ready(worker, priority).isEmpty() || j.hasOverflow();
     }
 
     /** For the layout test: the two arrays, whose slots {@code [PAD, length - PAD)} are the used ones. */

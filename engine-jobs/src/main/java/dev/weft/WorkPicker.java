@@ -240,6 +240,8 @@ final class WorkPicker {
             } else if (!own.isEmpty()) {
                 // Draw only for a non-empty deque: a draw per empty poll would tie the choices to timing.
                 j = seeded.nextBoolean() ? own.steal() : own.pop();
+            } else if (own.hasOverflow()) {
+                j = own.pop();                     // the ring is empty: pop takes from its overflow list
             }
             if (j != null) {
                 return j;
@@ -260,6 +262,8 @@ final class WorkPicker {
             return null;
         }
         JobDeque own = w.jobs[p];
+        // Into a ring our own pop has just found empty, so no growth; and push never throws for lack of
+        // room (JobDeque.keepOverflow), so drain never loses an element it polled.
         int moved = q.drain(own::push, INJECTED_BATCH);
         if (moved > 1) {
             parking.signalWork(p);                 // the batch is stealable now: let a sleeping worker share it
@@ -379,7 +383,10 @@ final class WorkPicker {
                 break;                         // lost a race (another thief or the owner's last pop)
             }
             countSteal(thief, j);
-            own.push(j);                       // the thief is awake and will pop it: nobody to wake
+            // The thief is awake and will pop it: nobody to wake. Our ring was empty before this visit (we
+            // steal only after our own pop found nothing), so the batch never makes it grow; should it
+            // have to and the heap be exhausted, push keeps j on our overflow list (JobDeque.keepOverflow).
+            own.push(j);
         }
         return first;
     }
@@ -387,7 +394,12 @@ final class WorkPicker {
     private void countSteal(Worker thief, Object item) {
         thief.count(Worker.STEALS);
         if (observation.isObserved()) {
-            observation.stole(thief, item);
+            try {
+                observation.stole(thief, item);
+            } catch (Throwable noRoom) {
+                // A trace record or JFR event could not be made (the heap exhausted): the item was taken
+                // already and is in our hand alone, so the observation is dropped, never the item.
+            }
         }
     }
 

@@ -43,7 +43,7 @@ class PaddingLayoutTest {
     void jobDequeTopBottomAndArrayEachHaveTheirOwnLines() {
         ClassLayout layout = ClassLayout.parseClass(JobDeque.class);
         assertIsolated(layout, "top");
-        assertIsolated(layout, "bottom", "topBound");      // owner-only, written only when bottom is
+        assertIsolated(layout, "bottom", "topBound", "overflow");   // owner-only; overflow: written only when growth failed
         assertIsolated(layout, "array");
     }
 
