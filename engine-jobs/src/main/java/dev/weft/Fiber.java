@@ -327,27 +327,74 @@ final class Fiber implements Executor, Runnable {
             capDepth[p]++;                    // the slot was taken by takeNestedSlot (or this stack holds it)
             capMask |= 1 << p;
         }
-        JobNode outer = currentJob;
-        int outerPriority = readyPriority;
-        Object outerLocals = FiberSupport.detachThreadLocals(thread);
-        Object outerBindings = FiberSupport.detachScopedValues();   // a job of its own: sees none of ours
-        boolean outerInterrupted = detachInterrupt(thread);
-        ThreadSettings outerSettings = ownSettings.detach(thread);   // null unless the outer job changed some
-        job.enclosing = outer;
-        Throwable failure = runBody(job, Math.min(outerPriority, job.priority));   // lower ordinal = higher
-        job.enclosing = null;
-        ownSettings.reattach(thread, outerSettings);   // the nested job's changes go, the outer job's are back
-        if (outerInterrupted) {
-            restoreInterrupt(thread);
+        Throwable failure = null;
+        // From here the job is RUNNING: whatever Weft's own code around it throws (the heap exhausted:
+        // detaching the outer job's settings allocates, so do the observation hooks), it must complete. A
+        // try region costs nothing until something throws; the handler is a cold call (inlining budget).
+        try {
+            JobNode outer = currentJob;
+            int outerPriority = readyPriority;
+            Object outerLocals = FiberSupport.detachThreadLocals(thread);
+            Object outerBindings = FiberSupport.detachScopedValues();   // a job of its own: sees none of ours
+            boolean outerInterrupted = detachInterrupt(thread);
+            ThreadSettings outerSettings = ownSettings.detach(thread);   // null unless the outer job changed some
+            job.enclosing = outer;
+            failure = runBody(job, Math.min(outerPriority, job.priority));   // lower ordinal = higher
+            currentJob = outer;                         // first: nestedThrew relies on enclosing meaning "not yet"
+            readyPriority = outerPriority;
+            job.enclosing = null;
+            ownSettings.reattach(thread, outerSettings);   // the nested job's changes go, the outer job's are back
+            if (outerInterrupted) {
+                restoreInterrupt(thread);
+            }
+            FiberSupport.restoreScopedValues(outerBindings);
+            FiberSupport.restoreThreadLocals(thread, outerLocals);
+            if (capped) {
+                leaveCapped(p);
+                capped = false;                     // for nestedThrew: the slot went back
+            }
+            job.finishRun(scheduler, failure, this);
+        } catch (Throwable t) {
+            nestedThrew(job, capped, failure, t);   // throws nothing itself
+            throw t;                                // the joiner's wait (the outer job) gets it too
         }
-        FiberSupport.restoreScopedValues(outerBindings);
-        FiberSupport.restoreThreadLocals(thread, outerLocals);
-        currentJob = outer;
-        readyPriority = outerPriority;
-        if (capped) {
-            leaveCapped(p);
+    }
+
+    /**
+     * An Error of Weft's own code around nested job {@code job} (the heap exhausted), after its admit:
+     * it completes, failed with {@code t} unless its body failed first ({@code failure}), so that its
+     * counter and handle do not stay up for ever; the outer job is the current one again and the capped
+     * slot goes back. The outer job's thread locals, bindings and settings may not have been restored:
+     * the Error goes on to it (its join or await throws it). Cold, and out of {@link #runNested} for its size.
+     */
+    private void nestedThrew(JobNode job, boolean capped, Throwable failure, Throwable t) {
+        try {
+            JobNode outer = job.enclosing;
+            if (outer != null) {                    // runBody had made the nested job the current one
+                job.enclosing = null;
+                currentJob = outer;
+            }
+            if (capped) {                           // still held: leaveCapped had not run
+                leaveCapped(job.priority);
+            }
+        } catch (Throwable again) {
+            // the job must complete regardless
         }
-        job.finishRun(scheduler, failure, this);
+        Throwable cause = failure != null ? failure : t;
+        for (int attempt = 0;; attempt++) {
+            try {
+                if (job.state() == JobNode.RUNNING) {   // DONE: finishRun got past markDone, nothing left
+                    job.finishRun(scheduler, cause, this);
+                }
+                return;
+            } catch (Throwable again) {
+                if (attempt == HeapExhaustion.MAX_ATTEMPTS) {
+                    HeapExhaustion.report(scheduler, "a nested job could not be completed", again);
+                    return;
+                }
+                Thread.onSpinWait();
+            }
+        }
     }
 
     /**
