@@ -73,9 +73,11 @@ final class HeapExhaustion {
      * of the loop: its size decides its inlining). Wherever it came from — even from the first steps of
      * completing the job, where a deoptimization that must reallocate objects can throw it — the job's
      * state says what is left to do: RUNNING, it ran but did not complete (it completes now, failed with
-     * {@code t}); NEW, it never started (it fails as a job that cannot start does), unless it is a pooled
-     * node already recycled (no counter, not a handle: completed before, nothing to do); DONE or
-     * CANCELLED, it completed.
+     * {@code t}); NEW, it never started (it fails as a job that cannot start does, which reports one with
+     * no counter to the uncaught-failure handler under its name), unless it is a pooled node already
+     * recycled (its work cleared, {@link JobNode#isRecycled}: completed before, nothing to do); DONE or
+     * CANCELLED, it completed. (A {@code jobs.run(task)} with no counter used to be taken for a recycled
+     * node and dropped without a word.)
      */
     static void fiberLoopThrew(Fiber f, JobNode job, Throwable t) {
         for (int attempt = 0; job != null; attempt++) {
@@ -83,7 +85,7 @@ final class HeapExhaustion {
                 int state = job.state();
                 if (state == JobNode.RUNNING) {
                     job.finishRun(f.scheduler, t, f);
-                } else if (state == JobNode.NEW && (job.counter != null || job instanceof JobHandle)) {
+                } else if (state == JobNode.NEW && (job.counter != null || !job.isRecycled())) {
                     startFailed(f.scheduler, f.worker(), job, t);
                 }
                 break;

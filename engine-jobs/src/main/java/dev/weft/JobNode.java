@@ -106,6 +106,14 @@ abstract class JobNode {
         return state;
     }
 
+    /**
+     * A pooled node given back after it completed (its work cleared by {@link #recycle}): NEW again with
+     * no counter, but nothing to run. Cold: only HeapExhaustion asks, to tell it from a job never started.
+     */
+    boolean isRecycled() {
+        return false;
+    }
+
     /** Gives a finished node back to {@code w}'s free list (pooled kinds only). */
     void recycle(Worker w) {
     }

@@ -46,6 +46,11 @@ final class PooledJob extends JobNode {
     }
 
     @Override
+    boolean isRecycled() {
+        return job == null;                      // recycle clears it first; set before every submission
+    }
+
+    @Override
     void recycle(Worker w) {
         job = null;
         resetForReuse();

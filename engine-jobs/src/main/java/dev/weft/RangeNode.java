@@ -60,6 +60,11 @@ final class RangeNode extends JobNode {
     }
 
     @Override
+    boolean isRecycled() {
+        return body == null;                     // recycle clears it first; set before every submission
+    }
+
+    @Override
     void recycle(Worker w) {
         body = null;
         scheduler = null;
