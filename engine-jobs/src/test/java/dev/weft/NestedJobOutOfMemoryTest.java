@@ -28,34 +28,9 @@ class NestedJobOutOfMemoryTest {
             import java.util.concurrent.TimeoutException;
 
             public class NestedOom {
+            """ + OutOfMemoryTest.FILL_HEAP + """
                 static volatile Object hog;
                 static volatile JobHandle<Integer> lastInner;
-
-                static void fill() {
-                    Object head = null;
-                    for (int size = 1 << 20; size >= 16; size >>= 4) {
-                        try {
-                            for (;;) {
-                                Object[] node = new Object[2];
-                                node[0] = head;
-                                node[1] = new byte[size];
-                                head = node;
-                            }
-                        } catch (OutOfMemoryError e) {
-                            // next, smaller
-                        }
-                    }
-                    try {
-                        for (;;) {
-                            Object[] node = new Object[2];
-                            node[0] = head;
-                            head = node;
-                        }
-                    } catch (OutOfMemoryError e) {
-                        // the heap is full to the last bytes
-                    }
-                    hog = head;
-                }
 
                 /** The outer job: renames its thread, submits inner, (fills the heap,) joins inner: it runs nested here. */
                 static JobHandle<Integer> outer(JobSystem jobs, boolean full) throws Exception {
@@ -64,7 +39,7 @@ class NestedJobOutOfMemoryTest {
                         JobHandle<Integer> inner = jobs.submit(() -> 42);   // the bottom of our own deque
                         lastInner = inner;
                         if (full) {
-                            fill();
+                            hog = fillHeap();
                         }
                         try {
                             inner.join();                  // runs inner here, nested: detaching our settings allocates

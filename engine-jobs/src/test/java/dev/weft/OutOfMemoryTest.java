@@ -22,6 +22,38 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(120)
 class OutOfMemoryTest {
 
+    /**
+     * Child-program source of {@code static Object fillHeap()}: allocates until the heap is full to the last
+     * bytes and returns what holds it all (shared by the child JVMs of the out-of-memory tests).
+     */
+    static final String FILL_HEAP = """
+                static Object fillHeap() {
+                    Object head = null;
+                    for (int size = 1 << 20; size >= 16; size >>= 4) {
+                        try {
+                            for (;;) {
+                                Object[] node = new Object[2];
+                                node[0] = head;
+                                node[1] = new byte[size];
+                                head = node;
+                            }
+                        } catch (OutOfMemoryError e) {
+                            // next, smaller
+                        }
+                    }
+                    try {
+                        for (;;) {
+                            Object[] node = new Object[2];
+                            node[0] = head;
+                            head = node;
+                        }
+                    } catch (OutOfMemoryError e) {
+                        // the heap is full to the last bytes
+                    }
+                    return head;
+                }
+            """;
+
     static final String CHILD = """
             import dev.weft.*;
             import java.time.Duration;
@@ -30,6 +62,7 @@ class OutOfMemoryTest {
             import java.util.concurrent.locks.LockSupport;
 
             public class OomEpisode {
+            """ + FILL_HEAP + """
                 static volatile Object hog;
                 static volatile boolean fillerStarted, full, released;
                 static final AtomicReferenceArray<Object> uncaught = new AtomicReferenceArray<>(64);
@@ -78,29 +111,7 @@ class OutOfMemoryTest {
                         while (System.nanoTime() < until) {
                             Thread.onSpinWait();       // not a park: the other worker's victims would take our carrier
                         }
-                        Object head = null;
-                        for (int size = 1 << 20; size >= 16; size >>= 4) {
-                            try {
-                                for (;;) {
-                                    Object[] node = new Object[2];
-                                    node[0] = head;
-                                    node[1] = new byte[size];
-                                    head = node;
-                                }
-                            } catch (OutOfMemoryError e) {
-                                // next, smaller
-                            }
-                        }
-                        try {
-                            for (;;) {
-                                Object[] node = new Object[2];
-                                node[0] = head;
-                                head = node;
-                            }
-                        } catch (OutOfMemoryError e) {
-                            // the heap is full to the last bytes
-                        }
-                        hog = head;
+                        hog = fillHeap();
                         full = true;
                     }, episode);
                     while (!fillerStarted) {
