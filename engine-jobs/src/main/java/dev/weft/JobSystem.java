@@ -548,13 +548,16 @@ public final class JobSystem implements Executor, AutoCloseable {
     }
 
     /**
-     * Cycles of parked jobs waiting on each other's counters or joining each other's handles
-     * (deadlocks), with their stacks. A snapshot: cheap enough to call when a frame overruns badly.
+     * Cycles of jobs waiting on each other's counters or joining each other's handles (deadlocks), with
+     * their stacks: parked jobs, and jobs submitted through {@link #after(Counter...)} that wait for their
+     * prerequisites ({@code after(anim).run(..., physics)} and {@code after(physics).run(..., anim)}). A
+     * snapshot, of every parked fiber and every job waiting for prerequisites: cheap enough to call when a
+     * frame overruns badly. A wait for a target above zero ({@link Counter#await(long)}) is not followed.
      *
      * @return the cycles found, each listing its jobs and what they wait on; empty when there is none
      */
     public List<WaitCycle> findWaitCycles() {
-        return WaitCycle.find(scheduler.fibers.all());
+        return WaitCycle.find(scheduler.fibers.all(), scheduler.pendingJobs);
     }
 
     /**

@@ -122,7 +122,9 @@ public final class JobSystemBuilder {
     /**
      * Turns on the watchdog: every {@code threshold / 4} it reports (to stderr) jobs parked longer
      * than {@code threshold} (on a counter, or outside Weft's waits: a sleep, a lock or monitor,
-     * {@code Object.wait}), jobs holding a worker longer than that without parking, and wait cycles.
+     * {@code Object.wait}), jobs holding a worker longer than that without parking, and wait cycles
+     * (of parked jobs, and of jobs waiting for their {@code after(...)} prerequisites; see
+     * {@link JobSystem#findWaitCycles()}).
      *
      * @param threshold how long a job may stay parked or hold a worker before it is reported; positive
      * @return this builder

@@ -112,6 +112,16 @@ final class PendingJobs {
         }
     }
 
+    /**
+     * Every job here with its release, for {@link WaitCycle} (jobs waiting for prerequisites are vertices
+     * of the wait graph) and the watchdog. A weakly consistent walk of the map: no lock the job path
+     * takes, no ConcurrentModificationException; a job added or taken meanwhile may be seen or not.
+     * Nothing is added to the job path for it: the map is the one {@code shutdownNow} already needs.
+     */
+    void forEach(java.util.function.BiConsumer<JobNode, Prerequisites.Release> action) {
+        jobs.forEach(action);
+    }
+
     /** The job's release if the caller took {@code job} and now owns it; null if someone else had already. */
     private Prerequisites.Release take(JobNode job) {
         return jobs.remove(job);

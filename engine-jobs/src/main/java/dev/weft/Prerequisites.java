@@ -332,6 +332,21 @@ public final class Prerequisites {
             }
         }
 
+        /**
+         * Gives {@code action} each continuation node still WAITING: a prerequisite not completed, of a job
+         * not dropped. For {@link WaitCycle} (the watchdog's thread, or {@code findWaitCycles}'s caller),
+         * off the job path: volatile reads of each element (stored volatile by the registrar) and of each
+         * node's state. Racy: a node read WAITING may fire just after; WaitCycle checks again.
+         */
+        void forEachWaiting(java.util.function.Consumer<WaitNode> action) {
+            for (int i = 0; i < nodes.length; i++) {
+                WaitNode n = (WaitNode) NODE.getVolatile(nodes, i);
+                if (n != null && n.isWaiting()) {
+                    action.accept(n);
+                }
+            }
+        }
+
         /** One prerequisite completed: the continuation registered on its counter ran. */
         @Override
         public void run() {

@@ -1,17 +1,26 @@
 package dev.weft;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * A cycle of parked jobs, each waiting on a counter that only the next one would complete: a deadlock.
+ * A cycle of waiting jobs, each waiting on a counter that only the next one would complete: a deadlock.
  * Found by {@link JobSystem#findWaitCycles()} (and reported by the watchdog).
  *
- * <p>The graph: job A (parked, waiting on counter C) → every parked job B that was submitted with C
- * (B decrements C when it ends). A cycle in it can never make progress.
+ * <p>The graph's vertices are the jobs that wait: a job parked on its fiber in a counter wait (a handle's
+ * join is one: on the handle's own counter), and a job submitted through {@link JobSystem#after} whose
+ * prerequisites have not all completed (it has no fiber yet; it waits as a continuation node on each
+ * prerequisite's counter). An edge goes from such a job, through a counter it waits for to reach zero, to
+ * every waiting job that counter counts: each job submitted with it (on a fiber, every job on its stack,
+ * so a job run inline below the waiter counts too), and a handle's job for the counter its joiners and its
+ * {@code after(handle)} dependents wait on. A job that runs or is queued is no vertex: it will end, so a
+ * chain through it resolves. In a cycle, no job can end before the one after it ended, so none ever does.
+ *
+ * <p>A wait for a value above zero ({@link Counter#await(long)} with a target) is no edge: it may end
+ * while the counter still counts jobs of the cycle, once others it counts have ended; following it
+ * reported chains that resolved. A cycle that goes through one is missed instead.
  *
  * @param entries the jobs of the cycle, each followed by the one it waits for
  */
@@ -21,92 +30,193 @@ public record WaitCycle(List<Entry> entries) {
      * One job of a cycle.
      *
      * @param job     the job's name
-     * @param waitsOn the counter it is parked on
-     * @param stack   its fiber's stack
+     * @param waitsOn the counter it waits on, parked or for its prerequisites, that the next job would complete
+     * @param stack   its fiber's stack; empty for a job still waiting for its prerequisites (it has no fiber yet)
      */
     public record Entry(String job, String waitsOn, List<StackTraceElement> stack) {
     }
 
-    /** A cycle and when its oldest wait began ({@link System#nanoTime()}), for the watchdog's report. */
-    record Found(WaitCycle cycle, long oldestWaitSinceNanos) {
+    /**
+     * A cycle, when its oldest wait began ({@link System#nanoTime()}), and the names of its jobs that wait
+     * for their prerequisites (not started), for the watchdog's report.
+     */
+    record Found(WaitCycle cycle, long oldestWaitSinceNanos, List<String> notStarted) {
     }
 
-    /** Finds every elementary cycle reachable among the parked fibers (a snapshot; racy but safe). */
-    static List<WaitCycle> find(Iterable<Fiber> fibers) {
-        return findTimed(fibers).stream().map(Found::cycle).toList();
+    /** Finds cycles among the parked fibers and the jobs waiting for prerequisites (a snapshot; racy but safe). */
+    static List<WaitCycle> find(Iterable<Fiber> fibers, PendingJobs pending) {
+        return findTimed(fibers, pending).stream().map(Found::cycle).toList();
     }
 
-    /** {@link #find}, each cycle with the start of its oldest wait. */
-    static List<Found> findTimed(Iterable<Fiber> fibers) {
-        Map<Counter, List<Fiber>> completers = new IdentityHashMap<>();
-        Map<Fiber, WaitNode> waitsOn = new HashMap<>();
+    /**
+     * {@link #find}, each cycle with the start of its oldest wait. A depth-first search from every waiting
+     * job; each back edge is a cycle (one per back edge, so not every elementary cycle of a tangle). Every
+     * cycle is checked again once found: each of its waits must still be the same wait node, still WAITING.
+     * A node leaves WAITING once and never comes back, and each was WAITING when the snapshot read it, so
+     * all of them were waiting together at the end of the snapshot: the cycle existed then, and a cycle
+     * never ends by itself. A wait that ended while the snapshot was taken drops its cycle, so a chain that
+     * was resolving is not reported from stale reads.
+     */
+    static List<Found> findTimed(Iterable<Fiber> fibers, PendingJobs pending) {
+        Map<Counter, List<Waiter>> completers = new IdentityHashMap<>();
+        List<Waiter> waiters = new ArrayList<>();
         for (Fiber f : fibers) {
+            // waitNode is volatile and written after currentJob (Fiber.beginWait): reading it first, we see
+            // this wait's job or a later one; a later one means the wait ended, which the re-check catches.
             WaitNode n = f.waitNode;
             JobNode j = f.currentJob;
             if (n == null || j == null) {
                 continue;
             }
-            waitsOn.put(f, n);
+            Waiter w = new Waiter(f, j, n.target == 0 ? List.of(n) : List.of());
+            waiters.add(w);
             for (JobNode k = j; k != null; k = k.enclosing) {   // every job on this fiber's stack
-                if (k.counter != null) {
-                    completers.computeIfAbsent(k.counter, c -> new ArrayList<>()).add(f);
-                }
-                // A handle's joiners wait on a counter of its own, made by the first one that had to wait.
-                Counter joined = k instanceof JobHandle<?> h ? h.joinersCounter() : null;
-                if (joined != null) {
-                    completers.computeIfAbsent(joined, c -> new ArrayList<>()).add(f);
-                }
+                countedBy(k, w, completers);
             }
         }
+        // Jobs waiting for prerequisites: a weakly consistent walk of PendingJobs' map (no lock). A job's
+        // counter was written before the map's put that published it; its nodes are read volatile.
+        pending.forEach((job, release) -> {
+            List<WaitNode> nodes = new ArrayList<>(1);
+            release.forEachWaiting(nodes::add);
+            if (!nodes.isEmpty()) {            // none: being released (it will run) or still registering
+                Waiter w = new Waiter(null, job, List.copyOf(nodes));
+                waiters.add(w);
+                countedBy(job, w, completers);
+            }
+        });
         List<Found> cycles = new ArrayList<>();
-        Map<Fiber, Integer> state = new HashMap<>();        // 1 = on the DFS path, 2 = done
-        for (Fiber start : waitsOn.keySet()) {
-            if (!state.containsKey(start)) {
-                dfs(start, waitsOn, completers, state, new ArrayList<>(), cycles);
+        Map<Waiter, Boolean> onPath = new IdentityHashMap<>();    // true: on the DFS path; false: done
+        for (Waiter start : waiters) {
+            if (!onPath.containsKey(start)) {
+                search(start, completers, onPath, cycles);
             }
         }
         return cycles;
     }
 
-    private static void dfs(Fiber f, Map<Fiber, WaitNode> waitsOn, Map<Counter, List<Fiber>> completers,
-                            Map<Fiber, Integer> state, List<Fiber> path, List<Found> out) {
-        state.put(f, 1);
-        path.add(f);
-        for (Fiber next : completers.getOrDefault(waitsOn.get(f).counter, List.of())) {
-            if (next == f) {                                    // waits on a job below it on its own stack
-                JobNode j = f.currentJob;
-                String job = j != null ? j.name() : f.thread.getName();
-                for (JobNode k = j != null ? j.enclosing : null; k != null; k = k.enclosing) {
-                    job += " (run inline inside '" + k.name() + "')";
-                }
-                out.add(new Found(new WaitCycle(List.of(new Entry(job, waitsOn.get(f).counter.name(),
-                        WatchdogReport.stackOf(f.thread)))), waitsOn.get(f).sinceNanos));
+    /** {@code w} ends only when {@code k} has ended (k is w's job, or runs inline below it): k's counters. */
+    private static void countedBy(JobNode k, Waiter w, Map<Counter, List<Waiter>> completers) {
+        if (k.counter != null) {
+            add(completers, k.counter, w);
+        }
+        // A handle's joiners and after(handle) dependents wait on a counter of its own, made on first need.
+        Counter joined = k instanceof JobHandle<?> h ? h.joinersCounter() : null;
+        if (joined != null) {
+            add(completers, joined, w);
+        }
+    }
+
+    private static void add(Map<Counter, List<Waiter>> completers, Counter c, Waiter w) {
+        List<Waiter> ws = completers.computeIfAbsent(c, x -> new ArrayList<>());
+        if (ws.isEmpty() || ws.get(ws.size() - 1) != w) {   // two jobs of one fiber on one counter: one edge
+            ws.add(w);
+        }
+    }
+
+    /** Iterative depth-first search: a chain of thousands of after() jobs must not overflow the stack. */
+    private static void search(Waiter start, Map<Counter, List<Waiter>> completers, Map<Waiter, Boolean> onPath,
+                               List<Found> out) {
+        List<Frame> path = new ArrayList<>();
+        path.add(new Frame(start));
+        onPath.put(start, true);
+        while (!path.isEmpty()) {
+            Frame top = path.get(path.size() - 1);
+            Waiter next = top.nextEdge(completers);
+            if (next == null) {
+                path.remove(path.size() - 1);
+                onPath.put(top.waiter, false);
                 continue;
             }
-            Integer s = state.get(next);
-            if (s == null && waitsOn.containsKey(next)) {
-                dfs(next, waitsOn, completers, state, path, out);
-            } else if (s != null && s == 1) {
-                List<Entry> entries = new ArrayList<>();
-                int from = path.indexOf(next);
-                long oldest = waitsOn.get(next).sinceNanos;
-                for (int i = from; i < path.size(); i++) {
-                    Fiber g = path.get(i);
-                    long since = waitsOn.get(g).sinceNanos;
-                    if (since - oldest < 0) {                   // nanoTime: compare by difference
-                        oldest = since;
-                    }
-                    JobNode j = g.currentJob;
-                    String job = j != null ? j.name() : g.thread.getName();
-                    for (JobNode k = j != null ? j.enclosing : null; k != null; k = k.enclosing) {
-                        job += " (run inline inside '" + k.name() + "')";
-                    }
-                    entries.add(new Entry(job, waitsOn.get(g).counter.name(), WatchdogReport.stackOf(g.thread)));
+            Boolean s = onPath.get(next);
+            if (s == null) {
+                onPath.put(next, true);
+                path.add(new Frame(next));
+            } else if (s) {                                     // a back edge: next .. top is a cycle
+                int from = 0;
+                while (path.get(from).waiter != next) {
+                    from++;
                 }
-                out.add(new Found(new WaitCycle(List.copyOf(entries)), oldest));
+                Found f = cycle(path.subList(from, path.size()));
+                if (f != null) {
+                    out.add(f);
+                }
             }
         }
-        path.remove(path.size() - 1);
-        state.put(f, 2);
+    }
+
+    /** The cycle along {@code frames}, each through the wait it is following; null if one wait has ended. */
+    private static Found cycle(List<Frame> frames) {
+        List<Entry> entries = new ArrayList<>(frames.size());
+        List<String> notStarted = new ArrayList<>();
+        long oldest = frames.get(0).following().sinceNanos;
+        for (Frame fr : frames) {
+            WaitNode n = fr.following();
+            if (n.sinceNanos - oldest < 0) {                    // nanoTime: compare by difference
+                oldest = n.sinceNanos;
+            }
+            Waiter w = fr.waiter;
+            entries.add(new Entry(w.name(), n.counter.name(),
+                    w.fiber != null ? WatchdogReport.stackOf(w.fiber.thread) : List.of()));
+            if (w.fiber == null) {
+                notStarted.add(w.job.name());
+            }
+        }
+        for (Frame fr : frames) {                               // after the stacks: they show a waiting job
+            if (!fr.waiter.stillWaits(fr.following())) {
+                return null;
+            }
+        }
+        return new Found(new WaitCycle(List.copyOf(entries)), oldest, List.copyOf(notStarted));
+    }
+
+    /**
+     * A waiting job: parked on {@code fiber} (its innermost job {@code job}), or, with no fiber, a job
+     * waiting for its prerequisites. {@code waits}: the wait nodes seen WAITING, each with target 0.
+     * Kept in identity maps: a vertex is this object, whatever its fields.
+     */
+    private record Waiter(Fiber fiber, JobNode job, List<WaitNode> waits) {
+
+        String name() {
+            String name = job.name();
+            for (JobNode k = fiber != null ? job.enclosing : null; k != null; k = k.enclosing) {
+                name += " (run inline inside '" + k.name() + "')";
+            }
+            return name;
+        }
+
+        /** Still in the wait {@code n}: a node leaves WAITING once; a fiber parks in a new node for each wait. */
+        boolean stillWaits(WaitNode n) {
+            return n.isWaiting() && (fiber == null || fiber.waitNode == n);
+        }
+    }
+
+    /** A vertex on the DFS path and where it is in its edges: which wait, which job counted by its counter. */
+    private static final class Frame {
+        final Waiter waiter;
+        private int wait;
+        private int completer;
+
+        Frame(Waiter waiter) {
+            this.waiter = waiter;
+        }
+
+        /** The wait whose counter the edge last returned goes through. */
+        WaitNode following() {
+            return waiter.waits.get(wait);
+        }
+
+        /** The next waiting job this one waits for, or null when all were followed. */
+        Waiter nextEdge(Map<Counter, List<Waiter>> completers) {
+            while (wait < waiter.waits.size()) {
+                List<Waiter> cs = completers.getOrDefault(waiter.waits.get(wait).counter, List.of());
+                if (completer < cs.size()) {
+                    return cs.get(completer++);
+                }
+                wait++;
+                completer = 0;
+            }
+            return null;
+        }
     }
 }

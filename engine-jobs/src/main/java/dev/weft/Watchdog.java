@@ -12,9 +12,10 @@ import java.util.function.Consumer;
  * A daemon thread that looks at the job system every quarter threshold: jobs parked longer than the
  * threshold (in a Weft wait, or outside one: {@code Thread.sleep}, a monitor, a lock, {@code Object.wait}),
  * workers that ran one job longer than the threshold without parking (a job blocking its carrier), and
- * cycles of jobs waiting on each other. It reads only published state (fibers' wait
- * nodes, workers' statistics and mounted fiber) and takes no lock the job path uses, so it costs the
- * job path nothing. Each wait, each worker hold and each cycle is reported once.
+ * cycles of jobs waiting on each other, parked or waiting for prerequisites ({@link WaitCycle}). It reads
+ * only published state (fibers' wait nodes, the continuation nodes of jobs waiting for prerequisites,
+ * workers' statistics and mounted fiber) and takes no lock the job path uses, so it costs the job path
+ * nothing. Each wait, each worker hold and each cycle is reported once.
  */
 final class Watchdog implements Runnable {
     private final Scheduler scheduler;
@@ -25,6 +26,10 @@ final class Watchdog implements Runnable {
     private final Map<Worker, HoldSample> holds = new IdentityHashMap<>();
     private HoldSample helperHold;            // the waiting thread's helped job (WaitingHelp), sampled the same way
     private final Set<String> reportedCycles = new java.util.HashSet<>();
+    // Continuation nodes of jobs waiting for prerequisites, seen waiting past the threshold: as a fiber's
+    // long wait, a new one starts a cycle search. Not reported themselves: an after() job waiting long for
+    // a level-streaming counter is normal. Pruned of nodes no longer WAITING every check.
+    private final Set<WaitNode> longPrerequisiteWaits = Collections.newSetFromMap(new IdentityHashMap<>());
     private final Map<Fiber, ElsewhereSample> parkedElsewhere = new IdentityHashMap<>();
     private long unrunMainThreadJobsSince;    // when main-thread jobs were first seen queued with no main thread, or 0
     private boolean unrunMainThreadJobsReported;
@@ -87,8 +92,11 @@ final class Watchdog implements Runnable {
                     + ms + " ms on " + n.counter + " (fiber " + f.thread.getName() + pinned + ")", ms, stack,
                     List.of()));
         }
+        if (newLongPrerequisiteWait(now)) {
+            longWait = true;
+        }
         if (longWait) {
-            for (WaitCycle.Found found : WaitCycle.findTimed(scheduler.fibers.all())) {
+            for (WaitCycle.Found found : WaitCycle.findTimed(scheduler.fibers.all(), scheduler.pendingJobs)) {
                 WaitCycle c = found.cycle();
                 if (now - found.oldestWaitSinceNanos() < thresholdNanos) {
                     continue;          // formed since: reported once one of its own waits is long, as waits are
@@ -99,9 +107,17 @@ final class Watchdog implements Runnable {
                     continue;
                 }
                 WaitCycle.Entry first = c.entries().get(0);
-                String what = c.entries().size() == 1
+                List<String> notStarted = found.notStarted();
+                String what = c.entries().size() == 1 && notStarted.isEmpty()
                         ? "a job waits on a counter that only a job below it on its own fiber would complete"
+                        : c.entries().size() == 1
+                        ? "a job waits for a prerequisite counter that counts the job itself"
                         : c.entries().size() + " jobs wait on each other's counters";
+                if (!notStarted.isEmpty()) {
+                    what += " (" + notStarted.stream().map(n -> "'" + n + "'").collect(
+                            java.util.stream.Collectors.joining(", ")) + (notStarted.size() == 1 ? " has" : " have")
+                            + " not started: waiting for the prerequisites given to after())";
+                }
                 sink.accept(new WatchdogReport(WatchdogReport.Kind.WAIT_CYCLE, first.job(), what
                         + " and can never finish: a deadlock. Break the cycle in the job graph.",
                         (now - found.oldestWaitSinceNanos()) / 1_000_000L,
@@ -138,6 +154,24 @@ final class Watchdog implements Runnable {
                         stack, List.of()));
             }
         }
+    }
+
+    /**
+     * True if a job waiting for its prerequisites has a continuation node waiting past the threshold that
+     * no earlier check saw: a cycle through jobs waiting for prerequisites may have formed, and no fiber's
+     * long wait would start a search for it (those jobs park nothing; the thread waiting on their counters
+     * may be no fiber, the main thread's {@code frame.await()}). A walk of {@link PendingJobs} on the
+     * watchdog's thread, with no lock the job path takes: nothing is added to the job path.
+     */
+    private boolean newLongPrerequisiteWait(long now) {
+        longPrerequisiteWaits.removeIf(n -> !n.isWaiting());
+        boolean[] found = {false};
+        scheduler.pendingJobs.forEach((job, release) -> release.forEachWaiting(n -> {
+            if (now - n.sinceNanos >= thresholdNanos && longPrerequisiteWaits.add(n)) {
+                found[0] = true;
+            }
+        }));
+        return found[0];
     }
 
     /**
