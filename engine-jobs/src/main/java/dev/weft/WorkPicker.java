@@ -112,7 +112,20 @@ final class WorkPicker {
      * to mount; null if nothing was found. Owner thread of {@code w} only.
      */
     Object pollNext(Worker w) {
-        int first = firstPriorityToScan(++w.pollCount);
+        // The starvation bound counts picks, not scans: an idle worker scans as often as timing lets it,
+        // so counting every scan put the rotation's phase (which priority a scan starts at) at the mercy of
+        // how long the worker had spun before work came, and deterministic mode replayed a different job
+        // order from one run to the next with the same seed. Counting only scans that found something
+        // keeps the bound (while work is queued, scans find it) and makes the phase a function of the jobs.
+        int n = w.pollCount + 1;
+        Object x = scan(w, firstPriorityToScan(n));
+        if (x != null) {
+            w.pollCount = n;
+        }
+        return x;
+    }
+
+    private Object scan(Worker w, int first) {
         boolean readyOnly = w.exhaustedSinceNanos != 0 && !w.retryDryPool;
         w.retryDryPool = false;
         int skipped = 0;                               // capped levels passed over: empty or at the cap
@@ -211,9 +224,10 @@ final class WorkPicker {
 
     /**
      * The starvation bound. Most scans start at FRAME. Every {@link #STARVATION_INTERVAL}th
-     * scan starts at a lower priority instead, taking turns (NORMAL, then BACKGROUND, then NORMAL...) and
-     * wrapping round to FRAME after BACKGROUND. So while a priority has queued work, each worker picks
-     * it at least once every {@code STARVATION_INTERVAL × (Priority.COUNT − 1)} scans (128), whatever
+     * pick (a scan that found something; see {@link #pollNext}) starts at a lower priority instead, taking
+     * turns (NORMAL, then BACKGROUND, then NORMAL...) and wrapping round to FRAME after BACKGROUND. So
+     * while a priority has queued work, each worker picks it at least once every
+     * {@code STARVATION_INTERVAL × (Priority.COUNT − 1)} picks (128), whatever
      * keeps the other two busy. (A plain reverse scan, BACKGROUND first, let NORMAL starve whenever FRAME
      * and BACKGROUND both always had work.)
      */
