@@ -228,8 +228,10 @@ final class WaitingHelp {
         job.enclosing = outerJob;                       // a self-join through the stack is refused (JobHandle)
         runningJob = job;
         Observation observation = scheduler.observation;
-        // The trace's last track belongs to the main thread (one writer): only it records helped jobs there.
-        Object observed = observation.isObserved() && mailbox != null
+        // The trace's last track belongs to this system's main thread (one writer): only it records helped
+        // jobs there. Owning a mailbox is not enough: the thread may be another system's main thread, helping
+        // this one while this one's main thread writes the track (a probe's helper tore it: two writers).
+        Object observed = observation.isObserved() && mailbox != null && mailbox == scheduler.mainThread
                 ? observation.jobBegan(job) : null;
         Throwable failure = null;
         try {

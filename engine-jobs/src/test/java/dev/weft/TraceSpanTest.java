@@ -60,4 +60,53 @@ class TraceSpanTest {
             assertTrue(inJob.getCause() instanceof IllegalStateException, String.valueOf(inJob.getCause()));
         }
     }
+
+    /**
+     * The main thread of one system waits on another system's counter and helps it: the jobs it runs there
+     * must not go on the other system's main track, which that system's own main thread writes (one writer
+     * per track). A probe saw them recorded there: two threads wrote one ring, and with assertions on the
+     * other main thread's runMainThreadJobs threw "trace track of main written on B-main".
+     */
+    @Test
+    void anotherSystemsMainThreadHelpingHereRecordsNothingOnThisSystemsMainTrack() throws Exception {
+        try (JobSystem a = TestSupport.system(1); JobSystem b = TestSupport.system(1)) {
+            a.bindMainThread();                               // this thread owns a's mailbox
+            java.util.concurrent.CountDownLatch bound = new java.util.concurrent.CountDownLatch(1);
+            java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+            AtomicReference<Throwable> bMainFailed = new AtomicReference<>();
+            Thread bMain = new Thread(() -> {
+                try {
+                    b.bindMainThread();
+                    bound.countDown();
+                    while (!stop.get()) {
+                        b.onMainThread("b main job", () -> 1);
+                        b.runMainThreadJobs(1_000_000L);
+                    }
+                } catch (Throwable t) {
+                    bMainFailed.set(t);
+                }
+            }, "B-main");
+            bMain.start();
+            bound.await();
+            JobTrace trace = b.startTrace(10_000);
+            long helpedBefore = b.stats().jobsRunByWaiters();
+            for (int round = 0; round < 200 || b.stats().jobsRunByWaiters() == helpedBefore; round++) {
+                Counter frame = new Counter("b frame");
+                for (int i = 0; i < 20; i++) {
+                    b.run(Priority.FRAME, "b frame job", () -> { }, frame);
+                }
+                frame.await();                                // this thread helps b
+            }
+            stop.set(true);
+            bMain.join();
+            trace.stop();
+            assertEquals(null, bMainFailed.get(), "b's main thread failed");
+            int mainTrack = b.workerCount();
+            List<String> wrongTrack = trace.events().stream()
+                    .filter(e -> e.track() == mainTrack && e.label().equals("b frame job"))
+                    .map(e -> e.kind() + " " + e.label()).toList();
+            assertEquals(List.of(), wrongTrack.stream().limit(4).toList(),
+                    "jobs helped by a's main thread were recorded on b's main track");
+        }
+    }
 }
