@@ -197,6 +197,12 @@ public final class Jobs {
      * wait on {@code Jobs.blocking(<call>)}; a blocking call made outside {@code Jobs.blocking} is still
      * reported as a job holding its worker.
      *
+     * <p>The call itself must not wait for a job that makes a blocking call of its own (a call that
+     * submits a job and joins it, where that job reads a file through {@code Jobs.blocking}): with
+     * {@code 64} such calls in flight every blocking thread waits for a job whose call is queued behind
+     * them, and none ever ends (a probe: 100 of them hung for good, silently). Join the job from the
+     * job instead, after this call returns, or pass the inner call an executor of its own.
+     *
      * @param <T> the call's result type
      * @param call the blocking call; not null
      * @return what the call returned
