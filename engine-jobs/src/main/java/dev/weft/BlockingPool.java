@@ -13,18 +13,30 @@ import java.util.concurrent.atomic.AtomicInteger;
  * queue), idle threads retire after {@link #KEEP_ALIVE_SECONDS}, and all are stopped when the job system
  * terminates. Daemon threads named {@code <system>-blocking-N}.
  *
+ * <p><b>Compensation.</b> A call may wait for a job (it submits one and joins it, as a loader does), and
+ * that job may make a blocking call of its own. With every thread in such a wait, the inner calls queued
+ * behind them and nothing ran again: 100 such calls on 2 workers hung for good. So a thread of this pool
+ * that enters a Weft wait ({@link CounterWait}) raises the limit by one for as long as it waits and starts
+ * a thread for any call already queued, as ForkJoinPool's {@code ManagedBlocker} does, up to
+ * {@link #MAX_COMPENSATING} waits at once.
+ *
  * <p>Threading: {@link #executor()} may be called from any fiber. The executor is published through a
- * volatile field; its creation and {@link #close()} take this object's monitor, which only the first call
- * and termination contend for (never the per-job path).
+ * volatile field; its creation, {@link #close()} and a compensating wait's start and end take this
+ * object's monitor, which only the first call, termination and blocking threads that wait for jobs
+ * contend for (never the per-job path).
  */
 final class BlockingPool {
     /** Blocking calls that run at once; more wait in the queue (a file system gains nothing beyond this). */
     static final int MAX_THREADS = 64;
     static final long KEEP_ALIVE_SECONDS = 30;
+    /** Waits of this pool's threads that each add a thread at once; beyond, waits add none (see above). */
+    static final int MAX_COMPENSATING = 256;
+    private static final Runnable NOTHING = () -> { };
 
     private final String systemName;
     private volatile ThreadPoolExecutor executor;   // null until first use; written under the monitor
     private boolean closed;                         // guarded by this
+    private int compensating;                       // this pool's threads in a Weft wait, counted; guarded by this
 
     BlockingPool(String systemName) {
         this.systemName = systemName;
@@ -49,7 +61,7 @@ final class BlockingPool {
             // (5 at a time) kept all 64 alive for good.
             ThreadPoolExecutor e = new ThreadPoolExecutor(0, MAX_THREADS, KEEP_ALIVE_SECONDS, TimeUnit.SECONDS,
                     queue, r -> {
-                        Thread t = new Thread(r, systemName + "-blocking-" + ids.getAndIncrement());
+                        Thread t = new BlockingThread(this, r, systemName + "-blocking-" + ids.getAndIncrement());
                         t.setDaemon(true);
                         return t;
                     }, (call, pool) -> {
@@ -80,6 +92,52 @@ final class BlockingPool {
 
         void enqueue(Runnable call) {
             super.offer(call);
+        }
+    }
+
+    /** A thread of a blocking pool: its waits for jobs let the pool add a thread ({@link #waitBegan}). */
+    static final class BlockingThread extends Thread {
+        final BlockingPool pool;
+
+        BlockingThread(BlockingPool pool, Runnable r, String name) {
+            super(r, name);
+            this.pool = pool;
+        }
+    }
+
+    /**
+     * One of this pool's threads begins a Weft wait: the limit goes up by one while it waits, and a call
+     * already queued gets a thread now (a later call finds room and starts one itself). False if it
+     * compensates nothing (the pool is closed, or {@link #MAX_COMPENSATING} waits already do); else the
+     * caller must call {@link #waitEnded} when its wait ends.
+     */
+    boolean waitBegan() {
+        ThreadPoolExecutor e = executor;
+        synchronized (this) {
+            if (e == null || closed || compensating >= MAX_COMPENSATING) {
+                return false;
+            }
+            compensating++;
+            e.setMaximumPoolSize(MAX_THREADS + compensating);
+        }
+        if (!e.getQueue().isEmpty()) {
+            try {
+                e.execute(NOTHING);                    // no idle thread: a new one, which then takes the queued calls
+            } catch (RejectedExecutionException terminated) {
+                // closed meanwhile: the queued calls were cancelled with the pool
+            }
+        }
+        return true;
+    }
+
+    /** The wait {@link #waitBegan} counted has ended: the limit comes down (an extra thread retires when idle). */
+    void waitEnded() {
+        ThreadPoolExecutor e = executor;
+        synchronized (this) {
+            compensating--;
+            if (!closed) {
+                e.setMaximumPoolSize(MAX_THREADS + compensating);
+            }
         }
     }
 

@@ -55,6 +55,10 @@ final class CounterWait {
         }
         long deadline = timeoutNanos >= 0 ? System.nanoTime() + timeoutNanos : 0L;
         boolean interrupted = false;                     // an interrupt seen meanwhile, set again at the end
+        // A blocking-pool thread waiting for a job lets its pool add a thread meanwhile (BlockingPool: the
+        // job may need a blocking call of its own, queued behind this one). Ended in the finally below.
+        BlockingPool compensated = fiber == null && Thread.currentThread() instanceof BlockingPool.BlockingThread bt
+                && bt.pool.waitBegan() ? bt.pool : null;
         try {
             for (;;) {
                 int s = node.state();
@@ -106,6 +110,9 @@ final class CounterWait {
             if (fiber != null) {
                 fiber.endWait();
             }
+            if (compensated != null) {
+                compensated.waitEnded();
+            }
             node.ended();
             if (interrupted) {
                 Thread.currentThread().interrupt();
@@ -142,8 +149,8 @@ final class CounterWait {
     private static StackOverflowError tooDeepToPark(Counter counter, Fiber fiber, StackOverflowError cause) {
         JobNode job = fiber.currentJob;
         return new StackOverflowError("job '" + (job != null ? job.name() : "?")
-                + "' could not park its fiber to wait on counter '" + counter.name() + "': the fiber's stack is too deep"
-                + " for the JDK to unmount (" + cause.getMessage() + "). A join or a wait runs the jobs it"
+                + "' could not park its fiber to wait on counter '" + counter.name() + "': the fiber's stack is too"
+                + " deep for the JDK to unmount (" + cause.getMessage() + "). A join or a wait runs the jobs it"
                 + " waits for inline when it can, on the waiter's own stack, so a chain of jobs that each submit"
                 + " and join the next one is as deep as the chain. Cut the chain (a loop that submits the next"
                 + " job without joining it, or a counter per level), or keep such chains to a few thousand jobs.");

@@ -197,11 +197,11 @@ public final class Jobs {
      * wait on {@code Jobs.blocking(<call>)}; a blocking call made outside {@code Jobs.blocking} is still
      * reported as a job holding its worker.
      *
-     * <p>The call itself must not wait for a job that makes a blocking call of its own (a call that
-     * submits a job and joins it, where that job reads a file through {@code Jobs.blocking}): with
-     * {@code 64} such calls in flight every blocking thread waits for a job whose call is queued behind
-     * them, and none ever ends (a probe: 100 of them hung for good, silently). Join the job from the
-     * job instead, after this call returns, or pass the inner call an executor of its own.
+     * <p>The call may wait for a job (submit one and join it) that makes a blocking call of its own: while
+     * one of these threads waits on a counter or handle, the pool may run one more (up to 256 such waits at
+     * once, as ForkJoinPool's {@code ManagedBlocker} compensates), so the inner call is not stuck behind
+     * the outer ones. Past that many, such calls can again wait for ever: join the job from the job instead,
+     * after this call returns.
      *
      * @param <T> the call's result type
      * @param call the blocking call; not null

@@ -303,6 +303,38 @@ class BlockingCallTest {
         }
     }
 
+    /**
+     * Every blocking thread in a call that waits for a job whose own blocking call is queued behind them: a
+     * loader's call that submits a decode job and joins it, the decode reading a file through
+     * {@code Jobs.blocking}. Each waiting thread now lets the pool add one (BlockingPool's compensation);
+     * before, 100 such calls on 2 workers hung for good (a probe), and here the outer calls never ended.
+     */
+    @Test
+    void callsThatWaitForJobsMakingBlockingCallsOfTheirOwnDoNotStarveThePool() throws Exception {
+        int outerCalls = BlockingPool.MAX_THREADS + 16;
+        try (JobSystem jobs = TestSupport.system(2)) {
+            CountDownLatch everyThreadInACall = new CountDownLatch(BlockingPool.MAX_THREADS);
+            List<JobHandle<Integer>> outer = new ArrayList<>();
+            for (int i = 0; i < outerCalls; i++) {
+                outer.add(jobs.submit(Priority.NORMAL, "loader " + i, () -> Jobs.blocking(() -> {
+                    everyThreadInACall.countDown();
+                    everyThreadInACall.await(30, TimeUnit.SECONDS);   // all 64 threads held before the joins
+                    return jobs.submit(Priority.NORMAL, "decode", () -> Jobs.blocking(() -> 7)).join();
+                })));
+            }
+            try {
+                for (JobHandle<Integer> h : outer) {
+                    assertEquals(7, h.join(Duration.ofSeconds(30)), "every call's inner job ran");
+                }
+            } catch (java.util.concurrent.TimeoutException starved) {
+                long done = outer.stream().filter(JobHandle::isDone).count();
+                jobs.shutdownNow();
+                throw new AssertionError("the blocking pool starved: " + done + " of " + outerCalls
+                        + " outer calls ended in 30 s, the rest wait for jobs whose blocking calls are queued", starved);
+            }
+        }
+    }
+
     private record PipeRead(InputStream pipe) implements java.util.concurrent.Callable<Integer> {
         @Override
         public Integer call() throws IOException {
