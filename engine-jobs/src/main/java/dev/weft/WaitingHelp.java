@@ -231,7 +231,7 @@ final class WaitingHelp {
         // The trace's last track belongs to this system's main thread (one writer): only it records helped
         // jobs there. Owning a mailbox is not enough: the thread may be another system's main thread, helping
         // this one while this one's main thread writes the track (a probe's helper tore it: two writers).
-        Object observed = observation.isObserved() && mailbox != null && mailbox == scheduler.mainThread
+        Object observed = observation.isObserved() && mailbox == scheduler.mainThread
                 ? observation.jobBegan(job) : null;
         Throwable failure = null;
         try {

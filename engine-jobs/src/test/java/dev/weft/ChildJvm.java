@@ -53,5 +53,17 @@ final class ChildJvm {
         }
     }
 
-    record Result(String output, int exitCode) {}
+    record Result(String output, int exitCode) {
+        /** The child's {@code RESULT key=value} lines, as a map from key to value. */
+        java.util.Map<String, String> results() {
+            java.util.Map<String, String> results = new java.util.HashMap<>();
+            for (String line : output.split("\\R")) {
+                if (line.startsWith("RESULT ")) {
+                    int eq = line.indexOf('=');
+                    results.put(line.substring(7, eq), line.substring(eq + 1));
+                }
+            }
+            return results;
+        }
+    }
 }

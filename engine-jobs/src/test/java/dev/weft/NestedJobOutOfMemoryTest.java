@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -92,13 +91,7 @@ class NestedJobOutOfMemoryTest {
                 "--add-opens", "java.base/java.lang=ALL-UNNAMED");
         String out = r.output();
         assertEquals(0, r.exitCode(), out);
-        Map<String, String> results = new HashMap<>();
-        for (String line : out.split("\\R")) {
-            if (line.startsWith("RESULT ")) {
-                int eq = line.indexOf('=');
-                results.put(line.substring(7, eq), line.substring(eq + 1));
-            }
-        }
+        Map<String, String> results = r.results();
         assertEquals("failed java.lang.OutOfMemoryError", results.get("inner"),
                 "the nested job completed, failed with the Error (its handle was not left running for ever): " + out);
         assertEquals("7", results.get("after"), "the worker goes on: " + out);
