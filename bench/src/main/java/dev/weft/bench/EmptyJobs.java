@@ -40,17 +40,33 @@ public class EmptyJobs {
     @Param({"thread", "job"})
     public String submitter;
 
+    /**
+     * How the completion count is kept: {@code idiom}, each system's own way as above (Weft adds 1 per
+     * {@code run(job, counter)}, fork-join sets a {@code CountedCompleter}'s pending count once, so the
+     * two do not pay the same); {@code each}, both add 1 per job; {@code once}, both add the whole count
+     * before the first job (Weft's {@code runAll}). See {@link SchedulerUnderTest#runAllCounted}.
+     */
+    @Param({"idiom"})
+    public String counting = "idiom";
+
     /** Worker threads (Weft, fork-join); 2 by default. {@code -p workers=1,2,4,8} for the scaling run. */
     @Param({"2"})
     public int workers = 2;
 
     private SchedulerUnderTest scheduler;
     private boolean fromJob;
+    private Boolean countOnce;            // null: each system's idiom
 
     @Setup
     public void setUp() {
         scheduler = Schedulers.create(system, workers);
         fromJob = fromJob(submitter);
+        countOnce = switch (counting) {
+            case "idiom" -> null;
+            case "each" -> false;
+            case "once" -> true;
+            default -> throw new IllegalArgumentException("counting must be idiom, each or once, got " + counting);
+        };
     }
 
     /** The machine's cross-core round trip before each iteration, on its output line ({@link CrossCore}). */
@@ -67,7 +83,11 @@ public class EmptyJobs {
     @Benchmark
     @OperationsPerInvocation(JOBS)
     public void submitAndWait() {
-        submitAndWait(scheduler, fromJob);
+        if (countOnce == null) {
+            submitAndWait(scheduler, fromJob);
+        } else {
+            scheduler.runAllCounted(NO_OP, JOBS, fromJob, countOnce);
+        }
     }
 
     /** The {@code submitter} parameter: true for {@code job}, false for {@code thread}. */

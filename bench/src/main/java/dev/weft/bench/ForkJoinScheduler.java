@@ -62,6 +62,39 @@ final class ForkJoinScheduler implements SchedulerUnderTest {
     }
 
     @Override
+    public void runAllCounted(Runnable job, int count, boolean fromJob, boolean countOnce) {
+        if (countOnce) {
+            SchedulerUnderTest.super.runAllCounted(job, count, fromJob, true);   // setPendingCount once
+        } else if (fromJob) {
+            pool.invoke(ForkJoinTask.adapt(() -> forkCountedEach(job, count)));
+        } else {
+            Root root = new Root();
+            for (int i = 0; i < count; i++) {
+                root.addToPendingCount(1);          // one CAS per job, as Weft's run(job, counter) adds 1
+                pool.execute(new Child(root, job));
+            }
+            root.tryComplete();                     // the submitter's own completion: see forkCountedEach
+            root.join();
+        }
+    }
+
+    /**
+     * The per-job count from a task. A {@code tryComplete} that finds the root's pending count at zero
+     * completes it, one that finds it above zero decrements it, so {@code count} adds need {@code count + 1}
+     * calls: one per child and the submitter's after the loop. No child can find zero while the loop still
+     * forks, since its own add is counted and its decrement is not.
+     */
+    private static void forkCountedEach(Runnable job, int count) {
+        Root root = new Root();
+        for (int i = 0; i < count; i++) {
+            root.addToPendingCount(1);
+            new Child(root, job).fork();
+        }
+        root.tryComplete();
+        root.join();
+    }
+
+    @Override
     public int fib(int n) {
         return pool.invoke(new FibTask(n));
     }

@@ -24,6 +24,22 @@ public interface SchedulerUnderTest extends AutoCloseable {
      */
     void runAllFromJob(Runnable job, int count);
 
+    /**
+     * {@link #runAll} ({@code fromJob} false) or {@link #runAllFromJob} with the completion count kept the
+     * same way on every system, so that a ratio compares like with like: {@code countOnce} true raises it
+     * by {@code count} once before the jobs are submitted (Weft's {@code runAll}, fork-join's
+     * {@code setPendingCount}), false raises it by one per job as each is submitted (Weft's
+     * {@code run(job, counter)}, fork-join's {@code addToPendingCount(1)}). A system with one way only (a
+     * latch) uses its {@link #runAll} for both.
+     */
+    default void runAllCounted(Runnable job, int count, boolean fromJob, boolean countOnce) {
+        if (fromJob) {
+            runAllFromJob(job, count);
+        } else {
+            runAll(job, count);
+        }
+    }
+
     /** Computes fib(n) where every node {@code n >= 2} runs its two children as jobs and waits for them. */
     int fib(int n);
 

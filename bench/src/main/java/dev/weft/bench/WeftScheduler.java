@@ -6,6 +6,8 @@ import dev.weft.Job;
 import dev.weft.JobHandle;
 import dev.weft.JobSystem;
 import dev.weft.JobSystemBuilder;
+import dev.weft.Priority;
+import java.util.Arrays;
 
 /**
  * Weft with {@code workers} worker threads and default settings (the back-off idle strategy, a
@@ -34,6 +36,7 @@ final class WeftScheduler implements SchedulerUnderTest {
     private final Counter spawner = new Counter("runAllFromJob"); // benchmark thread only; zero between calls
     private Runnable lastRunnable;                         // benchmark thread only: adapter cache
     private Job lastJob;
+    private Job[] lastBatch;                               // benchmark thread only: runAllCounted's batch
 
     /**
      * {@code -Dweft.bench.idle=spins,yields} runs Weft with {@code IdleStrategy.backoff(spins, yields)}
@@ -79,6 +82,36 @@ final class WeftScheduler implements SchedulerUnderTest {
             jobs.run(j, done);
         }
         done.await();
+    }
+
+    @Override
+    public void runAllCounted(Runnable job, int count, boolean fromJob, boolean countOnce) {
+        if (!countOnce) {
+            SchedulerUnderTest.super.runAllCounted(job, count, fromJob, false);   // run(job, counter) each
+            return;
+        }
+        Job[] all = batchOf(job, count);
+        Counter inner = batch;
+        if (!fromJob) {
+            jobs.runAll(Priority.NORMAL, inner, all);
+            inner.await();
+            return;
+        }
+        jobs.run(() -> {
+            jobs.runAll(Priority.NORMAL, inner, all);
+            inner.await();
+        }, spawner);
+        spawner.await();
+    }
+
+    /** {@code count} times the adapted {@code job}, kept from call to call (benchmark thread only). */
+    private Job[] batchOf(Runnable job, int count) {
+        Job j = adapt(job);
+        if (lastBatch == null || lastBatch.length != count || lastBatch[0] != j) {
+            lastBatch = new Job[count];
+            Arrays.fill(lastBatch, j);
+        }
+        return lastBatch;
     }
 
     @Override

@@ -33,6 +33,32 @@ class SchedulersTest {
         }
     }
 
+    /** Every way of keeping the count (EmptyJobs' {@code counting}) waits for the last job, and no longer. */
+    @ParameterizedTest
+    @FieldSource("SYSTEMS")
+    void runAllCountedRunsEveryJobBeforeReturning(String system) {
+        for (int workers = 1; workers <= 2; workers++) {
+            try (SchedulerUnderTest s = Schedulers.create(system, workers)) {
+                AtomicInteger ran = new AtomicInteger();
+                Runnable job = () -> {
+                    for (int i = 0; i < 200; i++) {
+                        Thread.onSpinWait();        // long enough that a wait ending early sees it unfinished
+                    }
+                    ran.incrementAndGet();
+                };
+                int expected = 0;
+                for (boolean fromJob : new boolean[] {false, true}) {
+                    for (boolean countOnce : new boolean[] {false, true}) {
+                        assertTimeoutPreemptively(HANG, () -> s.runAllCounted(job, 3_000, fromJob, countOnce));
+                        expected += 3_000;
+                        assertEquals(expected, ran.get(), system + " workers=" + workers + " fromJob=" + fromJob
+                                + " countOnce=" + countOnce);
+                    }
+                }
+            }
+        }
+    }
+
     @ParameterizedTest
     @FieldSource("SYSTEMS")
     void fibIsRight(String system) {
