@@ -134,12 +134,38 @@ final class MainThreadMailbox {
                     + (Jobs.inFiber() ? ", a job's fiber: call it on the thread that runs the game loop, outside jobs"
                             : ""));
         }
-        if (OWNED.get() != null) {
-            throw new IllegalStateException("thread " + t.getName() + " already runs another job system's "
-                    + "main-thread jobs");
+        MainThreadMailbox previous = OWNED.get();
+        if (previous != null) {
+            // The binding is released only when this thread itself waits for that system's termination
+            // (TerminationWait). A system stopped by shutdownNow() without awaitTermination, or closed by
+            // another thread, left it bound here for ever: the game's next system was refused and the old
+            // one stayed reachable from this thread. Stopping, it needs no main thread any more.
+            if (!previous.scheduler.isStopping()) {
+                throw new IllegalStateException("thread " + t.getName() + " is already the main thread of job "
+                        + "system '" + previous.scheduler.name() + "', which is "
+                        + (previous.scheduler.runState() == Scheduler.RUNNING ? "running"
+                                : "closing and may still post main-thread jobs")
+                        + ": a thread runs the main-thread jobs of one job system at a time. Close '"
+                        + previous.scheduler.name() + "' (or call shutdownNow() on it) before binding '"
+                        + scheduler.name() + "' here, or bind '" + scheduler.name() + "' on another thread");
+            }
+            previous.release(t);
         }
         owner = t;
         OWNED.set(this);
+    }
+
+    /**
+     * A stopped system's main thread bound another system (bind): nobody will run what is still queued
+     * here, so it is cancelled (shutdownNow() cancelled what was queued when it was called; a post racing
+     * it may have landed since), and later posts are refused, as the run state is STOPPING or beyond.
+     * {@code owner} is cleared, so a thread waiting for termination cancels what it finds (ownerGone).
+     */
+    private synchronized void release(Thread formerOwner) {
+        if (owner == formerOwner) {
+            owner = null;
+        }
+        cancelQueued();
     }
 
     void unbind() {

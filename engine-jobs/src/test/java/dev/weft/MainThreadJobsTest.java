@@ -41,6 +41,38 @@ class MainThreadJobsTest {
         }
     }
 
+    /**
+     * A game restarts its job system on the same main thread: the old one stopped with
+     * {@code shutdownNow()} and no {@code awaitTermination}, or closed by another thread (a settings
+     * screen, a shutdown hook). Only the owner's own termination wait released the main thread, so the next
+     * system's {@code bindMainThread()} was refused ("thread main already runs another job system's
+     * main-thread jobs") and the old system stayed reachable from the main thread. A system still running
+     * is refused with a message naming it and what to do.
+     */
+    @Test
+    void aMainThreadWhoseSystemWasStoppedElsewhereCanBindTheNextOne() throws Exception {
+        JobSystem stoppedNow = system(2);
+        stoppedNow.bindMainThread();
+        stoppedNow.shutdownNow();                                  // no awaitTermination
+        JobSystem closedElsewhere = system(2);
+        closedElsewhere.bindMainThread();                           // refused on the old code
+        JobSystem running = system(2);
+        IllegalStateException refused = assertThrows(IllegalStateException.class, running::bindMainThread);
+        assertTrue(refused.getMessage().contains("'" + closedElsewhere.name() + "'")
+                && refused.getMessage().contains("running") && refused.getMessage().contains("shutdownNow"),
+                refused.getMessage());
+        running.close();
+        Thread closer = new Thread(closedElsewhere::close);
+        closer.start();
+        closer.join();
+        assertTrue(closedElsewhere.isTerminated());
+        try (JobSystem next = system(2)) {
+            next.bindMainThread();                                  // refused on the old code
+            assertEquals(3, join(next.submit(() -> next.onMainThread("upload", () -> 3).join())));
+        }
+        assertTrue(stoppedNow.awaitTermination(LONG));
+    }
+
     @Test
     void mainThreadJobsRunOnTheMainThreadAndAFiberWaitsForThem() {
         try (JobSystem jobs = system(2)) {
