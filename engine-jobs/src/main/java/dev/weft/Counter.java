@@ -63,9 +63,11 @@ public final class Counter {
     private volatile long maxWaitTarget;                  // >= every registered target; CAS-max, never lowered
                                                           // (starts at 0 without a fence: targets are >= 0)
     private volatile JobFailedException failure;          // first failure; CAS from null
-    // A job of this counter was cancelled before it started. Read only for the fresh counter of a blocking
-    // fan-out (parallelFor, runAndWait), after its wait saw the value reach zero. Plain: written before the
-    // cancelled job's decrement CAS, which that volatile read of the value follows.
+    // A job of this counter was cancelled before it started, or stopped for its cancellation (ended by
+    // JobCancelledException, or shutdownNow's InterruptedException, after being asked to stop). Read for the fresh counter of a blocking
+    // fan-out (parallelFor, runAndWait), and by an await in a cancelled job, after its wait saw the value
+    // reached. Plain: written before the cancelled job's decrement CAS, which that volatile read of the
+    // value follows. Never cleared: on a reused counter it only makes a cancelled job's wait throw.
     boolean skippedJobs;
     // The job system whose jobs this counter last counted: where an outside waiter looks for jobs to
     // help with (WaitingHelp). Plain: written at submission (only when it changes), read by a waiter; a
@@ -248,7 +250,8 @@ public final class Counter {
      *
      * @param target the value to wait for; 0 or more
      * @throws JobFailedException if a job of this counter failed
-     * @throws JobCancelledException if the waiting job is cancelled while it waits
+     * @throws JobCancelledException if the waiting job is cancelled while it waits, or was cancelled and
+     *     some of this counter's jobs were cancelled (before they started, or stopped midway for it)
      * @throws IllegalArgumentException if {@code target} is negative
      */
     public void await(long target) {
@@ -257,6 +260,28 @@ public final class Counter {
             CounterWait.await(this, target, -1L);
         }
         throwIfFailed();
+        throwIfCancelledWaiterMissedWork();
+    }
+
+    /**
+     * A cancelled job whose wait found the value reached, while some of this counter's jobs were cancelled
+     * before they started (its group's cancel skipped the job's own fan-out), throws instead of returning
+     * as if that work had run. Without this the outcome was a race: the same wait threw
+     * {@link JobCancelledException} when it had to park and returned normally when the skipped jobs had
+     * already been counted down, so a cancelled level job summed half its {@code parallelFor} and
+     * returned it as its result (a probe: 33 of 200 cancelled rounds). {@code runAndWait}, the blocking
+     * {@code parallelFor} and {@code join} of a cancelled handle already throw. A thread that is not a
+     * cancelled job (the game loop waiting on a frame counter) still returns: counters count cancelled
+     * jobs as ended. {@code skippedJobs} is a plain read made after the volatile read of the value that saw
+     * it reached, which follows the skipping canceller's write (field comment); {@code Jobs.isCancelled}
+     * is read only when it is set.
+     */
+    private void throwIfCancelledWaiterMissedWork() {
+        if (skippedJobs && Jobs.isCancelled()) {
+            throw new JobCancelledException("job '" + Jobs.currentJobName() + "' was cancelled, and some of the"
+                    + " jobs counter '" + name() + "' counts were cancelled (before they started, or stopped"
+                    + " midway), so what it waited for did not all run; a cancelled job should stop (check Jobs.isCancelled())");
+        }
     }
 
     /**
@@ -277,6 +302,8 @@ public final class Counter {
      * @param timeout how long to wait at most; zero or negative checks once without waiting
      * @return true if the value reached {@code target}, false on timeout
      * @throws JobFailedException if the value reached {@code target} and a job of this counter failed
+     * @throws JobCancelledException if the waiting job is cancelled while it waits, or was cancelled and
+     *     some of this counter's jobs were cancelled (before they started, or stopped midway for it)
      * @throws IllegalArgumentException if {@code target} is negative
      */
     public boolean await(long target, Duration timeout) {
@@ -286,6 +313,7 @@ public final class Counter {
         boolean reached = value() <= target || CounterWait.await(this, target, nanos);
         if (reached) {
             throwIfFailed();
+            throwIfCancelledWaiterMissedWork();
         }
         return reached;
     }

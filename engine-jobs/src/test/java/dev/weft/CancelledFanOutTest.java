@@ -83,6 +83,61 @@ class CancelledFanOutTest {
         }
     }
 
+    /**
+     * The same with the game's own counter: {@code parallelFor(..., counter)} or {@code run(..., counter)},
+     * then {@code counter.await()} (or a timed await) in the cancelled job. The wait returned normally
+     * whenever the skipped pieces had been counted down before it looked (every round here: the group is
+     * cancelled before the fan-out), and threw only when it had to park, so the job returned a half-done
+     * result as its own (a probe's recursive level build: 33 of 200 cancelled rounds).
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2})
+    void aCounterWaitInACancelledJobWhoseFanOutWasSkippedThrowsInsteadOfReturning(int workers) throws Exception {
+        try (JobSystem jobs = JobSystem.builder().workers(workers).build()) {
+            for (int form = 0; form < 3; form++) {
+                int f = form;
+                JobGroup level = jobs.newGroup("level");
+                AtomicInteger indicesRun = new AtomicInteger();
+                AtomicReference<String> outcome = new AtomicReference<>();
+                JobHandle<Void> bake = level.submit(Priority.NORMAL, "bake", () -> {
+                    level.cancel();                             // before the fan-out: every piece is skipped
+                    Counter done = new Counter("bake pieces");
+                    try {
+                        if (f == 0) {
+                            jobs.parallelFor(Priority.NORMAL, 0, 4096, 16,
+                                    (start, end, worker) -> indicesRun.addAndGet(end - start), done);
+                            done.await();
+                        } else {
+                            for (int i = 0; i < 16; i++) {
+                                jobs.run(Priority.NORMAL, "piece", () -> indicesRun.addAndGet(256), done);
+                            }
+                            if (f == 1) {
+                                done.await();
+                            } else {
+                                assertTrue(done.await(Duration.ofSeconds(30)));
+                            }
+                        }
+                        outcome.set("returned after " + indicesRun.get() + " of 4096 indices");
+                    } catch (JobCancelledException expected) {
+                        outcome.set("threw: " + expected.getMessage());
+                    }
+                    return null;
+                });
+                awaitEnd(bake);
+                String seen = outcome.get();
+                assertTrue(seen.startsWith("threw") && seen.contains("'bake pieces'") && seen.contains("'bake'"),
+                        "form " + f + ": counter wait " + seen);
+            }
+            // A thread that is no cancelled job still returns: a counter counts a cancelled job as ended.
+            JobGroup unloaded = jobs.newGroup("unloaded");
+            unloaded.cancel();
+            Counter frame = new Counter("frame");
+            unloaded.run(Priority.NORMAL, "skipped", () -> { }, frame);
+            frame.await();
+            assertTrue(frame.await(Duration.ZERO));
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(ints = {1, 2})
     void aFanOutNobodyCancelsReturnsNormally(int workers) {
