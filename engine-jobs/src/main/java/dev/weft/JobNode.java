@@ -204,6 +204,11 @@ abstract class JobNode {
         // one that ends with the InterruptedException of shutdownNow's interrupt (Fiber.interruptJob).
         boolean honouredCancel = (failure instanceof JobCancelledException || failure instanceof InterruptedException)
                 && (isCancellationRequested() || s.isStopping());
+        if (honouredCancel) {
+            // Its work did not all happen either, as for a job cancelled before it started: a runAndWait
+            // whose second job stopped midway for its group's cancel returned normally, half its sum missing.
+            markCounterSkipped();
+        }
         try {
             complete(s, honouredCancel ? null : failure, honouredCancel, on);
         } catch (Throwable t) {
@@ -243,10 +248,7 @@ abstract class JobNode {
      * TERMINATED (≥ STOPPING) between close()'s call and its own list.
      */
     final void completeCancelled(Scheduler s, boolean listForShutdownNow) {
-        Counter c = counter;
-        if (c != null && !c.skippedJobs) {
-            c.skippedJobs = true;                          // before the decrement below (complete)
-        }
+        markCounterSkipped();
         try {
             if (s != null) {
                 s.reportCancelled(this, listForShutdownNow);   // first: whoever sees the counter at zero finds it counted
@@ -254,6 +256,18 @@ abstract class JobNode {
             }
         } finally {
             complete(s, null, true, null);   // even if listing it ran out of memory: its counter must complete
+        }
+    }
+
+    /**
+     * This job ended cancelled, before it started or by stopping for its cancellation: its counter's
+     * blocking fan-out, or a cancelled job's wait on it, must not return as if all its work had run
+     * (Counter.skippedJobs). Written before the counter's decrement (complete), which publishes it.
+     */
+    private void markCounterSkipped() {
+        Counter c = counter;
+        if (c != null && !c.skippedJobs) {
+            c.skippedJobs = true;
         }
     }
 

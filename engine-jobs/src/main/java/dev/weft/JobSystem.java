@@ -229,8 +229,9 @@ public final class JobSystem implements Executor, AutoCloseable {
      * "after every job ended" is the calling job's own cancellation while it waits: it throws
      * {@link JobCancelledException} at once, as {@code await} does (or, if {@code jobs[0]} threw, that
      * failure with the cancellation suppressed), and the other jobs, which belong to its group, end on their
-     * own (a group cancel stops them too). If any of the other jobs was cancelled before it started (its
-     * group was cancelled, or the job system stopped) while the wait did not park, the call throws
+     * own (a group cancel stops them too). If any of the other jobs was cancelled before it started, or
+     * stopped midway for its cancellation (by throwing {@link JobCancelledException}: its group was
+     * cancelled, or the job system stopped) while the wait did not park, the call throws
      * {@link JobCancelledException} once they ended: it never returns normally with jobs skipped.
      *
      * @param priority the priority of {@code jobs[1..]}; not null
@@ -332,8 +333,8 @@ public final class JobSystem implements Executor, AutoCloseable {
      * @param grain the largest number of indices one call of {@code body} gets; at least 1
      * @param body called with each range {@code [start, end)} and the index of the worker running it
      * @throws JobFailedException if a range threw
-     * @throws JobCancelledException if ranges were cancelled before they started (the calling job's group
-     *     was cancelled, or the job system stopped), so not every range ran
+     * @throws JobCancelledException if ranges were cancelled, before they started or midway (the calling
+     *     job's group was cancelled, or the job system stopped), so not every range ran
      */
     public void parallelFor(int from, int to, int grain, RangeJob body) {
         Counter done = new Counter("parallelFor");

@@ -138,6 +138,58 @@ class CancelledFanOutTest {
         }
     }
 
+    /**
+     * A piece that started and then stopped for the cancellation (it threw {@link JobCancelledException},
+     * as {@code Jobs.checkCancelled()} or a cancelled wait does) did not do its work either. It completed
+     * as cancelled without marking its counter, so {@code runAndWait}, the blocking {@code parallelFor}
+     * and a cancelled job's counter wait returned normally whenever they did not park: a probe's recursive
+     * {@code runAndWait} sum returned 2 of 4 at a level, and its cancelled level job 416 of 945.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2})
+    void aFanOutWhosePieceStopsMidwayForTheCancelThrowsInsteadOfReturning(int workers) throws Exception {
+        try (JobSystem jobs = JobSystem.builder().workers(workers).build()) {
+            for (int round = 0; round < 3 * ROUNDS; round++) {
+                int form = round % 3;
+                JobGroup level = jobs.newGroup("level");
+                AtomicInteger done = new AtomicInteger();
+                Job piece = () -> {
+                    level.cancel();
+                    Jobs.checkCancelled();                      // stops here: its work below never happens
+                    done.incrementAndGet();
+                };
+                AtomicReference<String> outcome = new AtomicReference<>();
+                JobHandle<Void> bake = level.submit(Priority.NORMAL, "bake", () -> {
+                    try {
+                        if (form == 0) {
+                            jobs.runAndWait(Priority.NORMAL, () -> { }, piece);
+                        } else if (form == 1) {
+                            jobs.parallelFor(0, 1, 1, (start, end, worker) -> {
+                                try {
+                                    piece.run();
+                                } catch (RuntimeException e) {
+                                    throw e;
+                                } catch (Exception e) {
+                                    throw new IllegalStateException(e);
+                                }
+                            });
+                        } else {
+                            Counter pieces = new Counter("pieces");
+                            jobs.run(Priority.NORMAL, "piece", piece, pieces);
+                            pieces.await();
+                        }
+                        outcome.set("returned with " + done.get() + " of 1 pieces done");
+                    } catch (JobCancelledException expected) {
+                        outcome.set("threw");
+                    }
+                    return null;
+                });
+                awaitEnd(bake);
+                assertEquals("threw", outcome.get(), "round " + round + ", form " + form);
+            }
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(ints = {1, 2})
     void aFanOutNobodyCancelsReturnsNormally(int workers) {
