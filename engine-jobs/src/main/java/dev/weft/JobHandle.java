@@ -91,6 +91,11 @@ public final class JobHandle<T> extends JobNode {
         this.group = group;
     }
 
+    /** True if this is a job of {@code s} (a main-thread job asks whose mailbox ran it). */
+    boolean belongsTo(Scheduler s) {
+        return scheduler == s;
+    }
+
     /** The job's name. */
     public String name() {
         return super.name();

@@ -417,16 +417,22 @@ public final class JobSystem implements Executor, AutoCloseable {
      * main thread it keeps running main-thread jobs meanwhile; main-thread jobs still queued when the
      * workers stop are cancelled. If no thread ever ran main-thread jobs or called
      * {@link #bindMainThread()}, nobody will: close cancels them as they are queued, so a job waiting on
-     * one ends (with {@link JobCancelledException}) instead of keeping close waiting forever. If the calling thread is interrupted while waiting, it returns early
-     * with its interrupt flag set (the shutdown goes on). Called from inside one of this system's jobs it
-     * only starts the shutdown (waiting would wait for the calling job itself). Called by a shutdown hook
-     * while a job is inside {@code System.exit} (which waits for the hooks), it waits for every other job,
-     * then returns without that one and says so on stderr.
+     * one ends (with {@link JobCancelledException}) instead of keeping close waiting forever. If the calling
+     * thread is interrupted while waiting, it returns early with its interrupt flag set (the shutdown goes
+     * on). Called from inside one of this system's jobs, main-thread jobs included, it only starts the
+     * shutdown (waiting would wait for the calling job itself, or for a job that joins it); call
+     * {@code close()} again from the game loop to wait. Called by a shutdown hook while a job is inside
+     * {@code System.exit} (which waits for the hooks), it waits for every other job, then returns without
+     * that one and says so on stderr.
      */
     @Override
     public void close() {
         WaitingHelp seat = WaitingHelp.current();      // a job a waiting thread runs for us counts too
-        if ((Jobs.inFiber() && Fiber.current().scheduler == scheduler) || (seat != null && seat.scheduler == scheduler)) {
+        // And a main-thread job of ours: a job that posted it may be joining it, so waiting for termination
+        // here waited for ever (a job's "quit?" dialog on the main thread whose handler called close()).
+        JobHandle<?> mainThreadJob = MainThreadMailbox.runningOnCurrentThread();
+        if ((Jobs.inFiber() && Fiber.current().scheduler == scheduler) || (seat != null && seat.scheduler == scheduler)
+                || (mainThreadJob != null && mainThreadJob.belongsTo(scheduler))) {
             // Waiting here would wait for this very job: start the shutdown and return instead.
             scheduler.shutdown();
             return;

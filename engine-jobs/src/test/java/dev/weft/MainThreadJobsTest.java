@@ -73,6 +73,46 @@ class MainThreadJobsTest {
         assertTrue(stoppedNow.awaitTermination(LONG));
     }
 
+    /**
+     * A job asks the main thread a question ("quit?") and joins the answer; the main-thread job's handler
+     * calls {@code close()}. close() waited for termination, which waited for the joining job, which waited
+     * for the main-thread job: the game's main thread hung in {@code runMainThreadJobs} for ever. Inside a
+     * main-thread job close() now only starts the shutdown, as it does inside any other job.
+     */
+    @Test
+    void closeCalledByAMainThreadJobThatAJobJoinsStartsTheShutdownInsteadOfHanging() throws Exception {
+        JobSystem jobs = system(2);
+        AtomicInteger closeReturned = new AtomicInteger();
+        CountDownLatch bound = new CountDownLatch(1);
+        Thread game = new Thread(() -> {
+            jobs.bindMainThread();
+            bound.countDown();
+            while (closeReturned.get() == 0) {
+                jobs.runMainThreadJobs(1_000_000);              // hung here on the old code
+                Thread.onSpinWait();
+            }
+            jobs.close();                                       // the game loop's own close waits
+        }, "game main");
+        game.start();
+        bound.await();
+        JobHandle<String> flow = jobs.submit(Priority.NORMAL, "ui flow",
+                () -> jobs.onMainThread("quit dialog", () -> {
+                    jobs.close();
+                    closeReturned.incrementAndGet();
+                    return "quit";
+                }).join());
+        game.join(LONG.toMillis());
+        boolean hung = game.isAlive();
+        if (hung) {
+            jobs.shutdownNow();                                 // wakes the joining job: lets the test end
+            game.join(LONG.toMillis());
+        }
+        assertFalse(hung, "close() inside a main-thread job that a job joins never returned");
+        assertEquals("quit", join(flow));
+        assertTrue(jobs.isTerminated());
+        assertThrows(RejectedExecutionException.class, () -> jobs.submit(() -> 1));
+    }
+
     @Test
     void mainThreadJobsRunOnTheMainThreadAndAFiberWaitsForThem() {
         try (JobSystem jobs = system(2)) {
