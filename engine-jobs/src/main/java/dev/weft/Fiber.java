@@ -344,8 +344,8 @@ final class Fiber implements Executor, Runnable {
             readyPriority = outerPriority;
             job.enclosing = null;
             ownSettings.reattach(thread, outerSettings);   // the nested job's changes go, the outer job's are back
-            if (outerInterrupted) {
-                restoreInterrupt(thread);
+            if (outerInterrupted || thread.isInterrupted()) {   // one volatile read when neither
+                settleInterrupt(outerInterrupted);
             }
             FiberSupport.restoreScopedValues(outerBindings);
             FiberSupport.restoreThreadLocals(thread, outerLocals);
@@ -406,9 +406,19 @@ final class Fiber implements Executor, Runnable {
         return t.isInterrupted() && Thread.interrupted();
     }
 
-    /** The joiner's own interrupt status, back as it was before the nested job ran. Cold. */
-    private static void restoreInterrupt(Thread t) {
-        t.interrupt();
+    /**
+     * After a nested job: the joiner's interrupt status back as it was before. An interrupt the nested job
+     * left (it interrupted itself, or a library re-asserted one) was its own and ends with it, as a job's
+     * does on a fiber and on a waiting thread: it reached the joiner, whose next sleep or take threw,
+     * only when the child happened to run inline. Kept while shutdownNow stops the system: its interrupt
+     * is meant for every job on the stack. Cold.
+     */
+    private void settleInterrupt(boolean outerInterrupted) {
+        if (outerInterrupted) {
+            thread.interrupt();
+        } else if (!scheduler.isStopping()) {
+            Thread.interrupted();
+        }
     }
 
     private Throwable runBody(JobNode job, int queuePriority) {

@@ -144,6 +144,33 @@ class JoinHelpTest {
         }
     }
 
+    /**
+     * The other direction: an interrupt a child run inline leaves behind (it interrupted itself, or caught
+     * an InterruptedException and re-asserted the status, as libraries do) is the child's and ends with
+     * it, as it does for a job on its own fiber. It stayed set on the joiner, whose next sleep threw, but
+     * only when the child happened to run inline (a probe on the public API: "parent flag after inline
+     * child=true").
+     */
+    @Test
+    void anInterruptAChildRunInlineLeavesDoesNotReachItsJoiner() {
+        try (JobSystem jobs = TestSupport.system(1)) {
+            JobHandle<String> parent = jobs.submit(Priority.NORMAL, "parent", () -> {
+                JobHandle<Integer> child = jobs.submit(Priority.NORMAL, "child", () -> {
+                    Thread.currentThread().interrupt();          // e.g. a library re-asserting an interrupt
+                    return 1;
+                });
+                child.join();                                    // one worker: runs the child inline
+                boolean afterJoin = Thread.interrupted();
+                Counter counted = new Counter("counted");
+                jobs.run(Priority.NORMAL, "counter child", () -> Thread.currentThread().interrupt(), counted);
+                counted.await();                                 // runs the counter child inline
+                Thread.sleep(1);                                 // threw InterruptedException on the old code
+                return "after join " + afterJoin + ", after await " + Thread.interrupted();
+            });
+            assertEquals("after join false, after await false", TestSupport.join(parent));
+        }
+    }
+
     static int fib(JobSystem jobs, int n) {
         if (n < 2) {
             return n;
