@@ -91,6 +91,11 @@ public final class JobHandle<T> extends JobNode {
         this.group = group;
     }
 
+    /** Running as a main-thread job: asked to stop (its cancel, its group's, or shutdownNow)? Jobs.isCancelled. */
+    boolean stopRequested() {
+        return cancellationRequested(this, scheduler);
+    }
+
     /** True if this is a job of {@code s} (a main-thread job asks whose mailbox ran it). */
     boolean belongsTo(Scheduler s) {
         return scheduler == s;

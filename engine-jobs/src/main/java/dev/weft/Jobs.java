@@ -95,13 +95,14 @@ public final class Jobs {
      */
     public static String currentJobName() {
         WaitingHelp h = Fiber.current() == null ? WaitingHelp.current() : null;
-        JobNode j = h != null ? h.runningJob : requireFiber("currentJobName").currentJob;
+        JobHandle<?> onMainThread = Fiber.current() == null && h == null ? MainThreadMailbox.runningOnCurrentThread() : null;
+        JobNode j = h != null ? h.runningJob : onMainThread != null ? onMainThread : requireFiber("currentJobName").currentJob;
         return j == null ? "(none)" : j.name();
     }
 
     /**
-     * True if the current job was asked to stop: its handle's {@code cancel()}, its group's, or the job
-     * system's {@code shutdownNow()}. False outside a job.
+     * True if the current job (a main-thread job included) was asked to stop: its handle's
+     * {@code cancel()}, its group's, or the job system's {@code shutdownNow()}. False outside a job.
      *
      * @return true once the current job's cancellation was requested; false outside a job
      */
@@ -111,7 +112,13 @@ public final class Jobs {
             return f.cancellationRequested();
         }
         WaitingHelp seat = WaitingHelp.current();       // a job a waiting thread runs is asked the same way
-        return seat != null && seat.cancellationRequested();
+        if (seat != null) {
+            return seat.cancellationRequested();
+        }
+        // A main-thread job too (an upload in slices, say): its handle's or group's cancel, or shutdownNow,
+        // read false here before, though JobHandle.cancel() says a running job sees it.
+        JobHandle<?> onMainThread = MainThreadMailbox.runningOnCurrentThread();
+        return onMainThread != null && onMainThread.stopRequested();
     }
 
     /**
@@ -166,9 +173,7 @@ public final class Jobs {
     /** Throws {@link JobCancelledException} if {@link #isCancelled()}. */
     public static void checkCancelled() {
         if (isCancelled()) {
-            Fiber f = Fiber.current();
-            JobNode j = f != null ? f.currentJob : WaitingHelp.current().runningJob;   // isCancelled found one
-            throw new JobCancelledException("job '" + (j == null ? "?" : j.name()) + "' was cancelled");
+            throw new JobCancelledException("job '" + currentJobName() + "' was cancelled");   // isCancelled found one
         }
     }
 

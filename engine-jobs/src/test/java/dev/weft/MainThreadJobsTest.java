@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -111,6 +112,48 @@ class MainThreadJobsTest {
         assertEquals("quit", join(flow));
         assertTrue(jobs.isTerminated());
         assertThrows(RejectedExecutionException.class, () -> jobs.submit(() -> 1));
+    }
+
+    /**
+     * A running main-thread job (an upload in slices) asked to stop by its handle's cancel or its group's:
+     * {@code JobHandle.cancel()} says a running job sees {@code Jobs.isCancelled()}, but on the main thread
+     * it read false, and {@code Jobs.currentJobName()} threw "works only inside a job running on a Weft
+     * fiber" there.
+     */
+    @Test
+    void aRunningMainThreadJobSeesItsCancellationAndItsName() throws Exception {
+        try (JobSystem jobs = system(2)) {
+            jobs.bindMainThread();
+            AtomicReference<JobHandle<String>> self = new AtomicReference<>();
+            CountDownLatch posted = new CountDownLatch(1);
+            JobHandle<String> upload = jobs.onMainThread("upload in slices", () -> {
+                posted.await();
+                boolean before = Jobs.isCancelled();
+                self.get().cancel();
+                return before + ", " + Jobs.isCancelled() + ", " + Jobs.currentJobName();
+            });
+            self.set(upload);
+            posted.countDown();
+            jobs.runMainThreadJobs(LONG.toNanos());
+            assertEquals("false, true, upload in slices", join(upload));
+
+            JobGroup level = jobs.newGroup("level");
+            AtomicReference<String> seen = new AtomicReference<>();
+            join(level.submit(Priority.NORMAL, "loader", () -> jobs.onMainThread("upload", () -> {   // in the group
+                level.cancel();
+                try {
+                    Jobs.checkCancelled();
+                    seen.set("not stopped");
+                } catch (JobCancelledException stopped) {
+                    seen.set(stopped.getMessage());
+                }
+                return null;
+            })));
+            while (seen.get() == null) {
+                jobs.runMainThreadJobs(LONG.toNanos());
+            }
+            assertEquals("job 'upload' was cancelled", seen.get());
+        }
     }
 
     @Test

@@ -176,7 +176,10 @@ class WaitingHelpTest {
             Thread canceller = Thread.ofPlatform().start(() -> {
                 try {
                     uploadRunning.await();
-                    level.cancel();
+                    // A's own cancel, not its group's: the upload A posted belongs to A's group, so a group
+                    // cancel asks it to stop too (Jobs.isCancelled() is true in it, rightly), while A's
+                    // handle cancel is A's alone.
+                    a.cancel();
                     levelCancelled.countDown();
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
