@@ -124,7 +124,10 @@ final class MainThreadMailbox {
         if (o == t) {
             return;
         }
-        if (o != null) {
+        // An owner that ended (a render thread restarted after losing its device) hands over to the next
+        // thread that binds: refusing it ("already run on render-1", a dead thread) left every main-thread
+        // job, and each job joining one, waiting until close().
+        if (o != null && o.isAlive()) {
             throw new IllegalStateException("main-thread jobs of '" + scheduler.name() + "' already run on "
                     + o.getName() + "; call runMainThreadJobs only from that thread (it owns the GL context)");
         }
@@ -350,7 +353,7 @@ final class MainThreadMailbox {
     private void checkOwner() {
         Thread o = owner;
         if (o != Thread.currentThread()) {
-            if (o == null) {
+            if (o == null || !o.isAlive()) {     // none bound yet, or it ended: this thread takes over
                 bind();
                 return;
             }

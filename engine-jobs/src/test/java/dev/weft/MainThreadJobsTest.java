@@ -156,6 +156,49 @@ class MainThreadJobsTest {
         }
     }
 
+    /**
+     * The thread that ran main-thread jobs ended (a render thread restarted after losing its device) and
+     * a new one binds: it was refused ("main-thread jobs of 'weft' already run on render-1", a dead
+     * thread), so every main-thread job, and each job joining one, waited until close().
+     */
+    @Test
+    void aNewThreadTakesOverTheMainThreadJobsOnceTheBoundOneEnded() throws Exception {
+        try (JobSystem jobs = system(2)) {
+            Thread first = new Thread(() -> {
+                jobs.bindMainThread();
+                jobs.runMainThreadJobs(1_000);
+            }, "render-1");
+            first.start();
+            first.join();
+            JobHandle<Integer> upload = jobs.submit(() -> jobs.onMainThread("upload", () -> 5).join());
+            AtomicReference<Object> second = new AtomicReference<>();
+            Thread next = new Thread(() -> {
+                try {
+                    jobs.bindMainThread();                      // refused on the old code
+                    second.set(upload.join());                  // runs the upload while it waits
+                } catch (Throwable t) {
+                    second.set(t);
+                }
+            }, "render-2");
+            next.start();
+            next.join();
+            assertEquals(5, second.get(), String.valueOf(second.get()));
+            AtomicReference<Object> third = new AtomicReference<>();
+            Thread another = new Thread(() -> {                  // runMainThreadJobs binds as well
+                try {
+                    JobHandle<Integer> h = jobs.onMainThread("upload", () -> 6);
+                    jobs.runMainThreadJobs(LONG.toNanos());
+                    third.set(h.join());
+                } catch (Throwable t) {
+                    third.set(t);
+                }
+            }, "render-3");
+            another.start();
+            another.join();
+            assertEquals(6, third.get(), String.valueOf(third.get()));
+        }
+    }
+
     @Test
     void mainThreadJobsRunOnTheMainThreadAndAFiberWaitsForThem() {
         try (JobSystem jobs = system(2)) {
