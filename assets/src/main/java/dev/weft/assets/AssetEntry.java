@@ -88,13 +88,14 @@ final class AssetEntry {
     }
 
     synchronized void watch(Watcher w) {
-        watchers.add(w);
         if (bytesArrived >= 0) {
             w.bytesRead(bytesArrived);
         }
         if (finished) {
-            w.finished(this);
+            w.finished(this);                    // told everything already: nothing left to keep it for
+            return;
         }
+        watchers.add(w);
     }
 
     synchronized void bytesArrived(long n) {
@@ -111,8 +112,16 @@ final class AssetEntry {
             for (Watcher w : watchers) {
                 w.finished(this);
             }
+            // finished is the last call a watcher gets. A level's watcher holds its whole LevelLoad, and an
+            // entry a game keeps loaded outlives any number of level loads: kept, they piled up for good.
+            watchers.clear();
         }
         loadEnded = true;                        // volatile write, then read dead in maybeCleanup
+    }
+
+    /** Watchers registered and not yet told the end (tests). */
+    synchronized int watcherCount() {
+        return watchers.size();
     }
 
     @Override
