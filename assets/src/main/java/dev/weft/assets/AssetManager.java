@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -109,6 +110,9 @@ public final class AssetManager implements AutoCloseable {
     // Counted from the job's first line, so a job still queued when close() cancels its group is not
     // counted; it then stops at its first cancellation check, before any decode.
     private final Counter loadsRunning = new Counter("asset loads running");
+    // request() calls between their closed check and their return: close() waits for them before it sweeps
+    // the entries (see close()). Incremented before the check, so close() sees the call or the call sees closed.
+    private final AtomicInteger requestsInFlight = new AtomicInteger();
     private volatile boolean closed;
 
     private AssetManager(Builder b) {
@@ -225,6 +229,15 @@ public final class AssetManager implements AutoCloseable {
     }
 
     <T extends LoadedAsset> AssetRef<T> request(AssetId id, Class<T> type) {
+        requestsInFlight.incrementAndGet();
+        try {
+            return requestOpen(id, type);
+        } finally {
+            requestsInFlight.decrementAndGet();
+        }
+    }
+
+    private <T extends LoadedAsset> AssetRef<T> requestOpen(AssetId id, Class<T> type) {
         for (;;) {
             checkOpen(id.toString());
             AssetEntry e = entries.computeIfAbsent(id, k -> new AssetEntry(k, jobs.newGroup("asset " + k)));
@@ -379,6 +392,15 @@ public final class AssetManager implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
+        long deadline = System.nanoTime() + CLOSE_WAIT.toNanos();
+        // A request that passed its closed check puts its entry in the map and starts it after that check:
+        // sweeping before it did left the entry alive after close (its load and GPU object too), or killed
+        // an entry nobody had started, whose end close() then waited 10 s for. A request never blocks, so
+        // this wait is short; both sides write then read (volatile), so no request slips past both.
+        while (requestsInFlight.get() != 0 && System.nanoTime() - deadline < 0) {
+            Thread.onSpinWait();
+            Thread.yield();
+        }
         List<AssetEntry> killed = new ArrayList<>();
         for (AssetEntry e : entries.values()) {
             if (e.kill()) {
@@ -389,7 +411,6 @@ public final class AssetManager implements AutoCloseable {
                 killed.add(e);
             }
         }
-        long deadline = System.nanoTime() + CLOSE_WAIT.toNanos();
         try {
             for (AssetEntry e : killed) {
                 awaitEnded(e.done, deadline);
