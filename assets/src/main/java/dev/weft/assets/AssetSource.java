@@ -93,7 +93,18 @@ public interface AssetSource {
                 if (url == null) {
                     return -1;
                 }
-                URLConnection c = url.openConnection();
+                if (url.getProtocol().equals("file")) {
+                    // A file: URLConnection opens the file to answer getContentLength and never closes it:
+                    // one descriptor per asset per level load (classes in a directory: IDE, mvn exec, tests)
+                    // until a GC runs its cleaner. Ask the file system instead.
+                    try {
+                        Path p = Path.of(url.toURI());
+                        return Files.isRegularFile(p) ? Files.size(p) : -1;
+                    } catch (java.net.URISyntaxException | IllegalArgumentException e) {
+                        throw new IOException(displayName(path) + ": cannot take the size of " + url + ": " + e, e);
+                    }
+                }
+                URLConnection c = url.openConnection();    // jar: answers from the (cached) jar's entry
                 return c.getContentLengthLong();
             }
 
