@@ -119,7 +119,17 @@ final class LevelFileParser {
         }
         String name = name(number, tokens[1], statement);
         Map<String, String> refs = new HashMap<>();
-        int positionAt = tokens.length - 3;
+        // The position is the run of tokens without '=' at the end. Taking the last three whatever they were
+        // reported a forgotten coordinate as a missing texture= (its texture= had become the x).
+        int positionAt = tokens.length;
+        while (positionAt > 2 && tokens[positionAt - 1].indexOf('=') < 0) {
+            positionAt--;
+        }
+        int coordinates = tokens.length - positionAt;
+        if (coordinates != 3) {
+            throw error(number, "entity '" + name + "' has " + coordinates + " coordinates, needs 3 (<x> <y> <z>) in '"
+                    + statement + "'");
+        }
         for (int i = 2; i < positionAt; i++) {
             int eq = tokens[i].indexOf('=');
             String key = eq < 0 ? tokens[i] : tokens[i].substring(0, eq);

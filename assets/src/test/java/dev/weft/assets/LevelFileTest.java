@@ -170,6 +170,26 @@ class LevelFileTest {
     }
 
     /**
+     * A forgotten or extra coordinate is named as one. The last three tokens were taken as the position
+     * whatever they were, so 'entity e mesh=m texture=t 1 2' was reported as having no texture= (its
+     * texture= had been read as the x), and with a collision= as the bad coordinate 'collision=c'.
+     */
+    @Test
+    void aMissingOrExtraCoordinateIsReportedAsSuch() {
+        String assets = "weft-level 1\nmesh m meshes/m.obj\ntexture t textures/t.png\n";
+        assertError("demo.level:4: entity 'e' has 2 coordinates, needs 3 (<x> <y> <z>) in 'entity e mesh=m texture=t 1 2'",
+                assets + "entity e mesh=m texture=t 1 2\n");
+        assertError("demo.level:4: entity 'e' has 2 coordinates, needs 3 (<x> <y> <z>) in 'entity e mesh=m texture=t collision=c 1 2'",
+                assets + "entity e mesh=m texture=t collision=c 1 2\n");
+        assertError("demo.level:4: entity 'e' has 4 coordinates, needs 3 (<x> <y> <z>) in 'entity e mesh=m texture=t 1 2 3 4'",
+                assets + "entity e mesh=m texture=t 1 2 3 4\n");
+        assertError("demo.level:4: entity 'e' has 0 coordinates, needs 3 (<x> <y> <z>) in 'entity e mesh=m texture=t collision=c'",
+                assets + "entity e mesh=m texture=t collision=c\n");
+        assertError("demo.level:4: expected mesh=, texture= or collision= but got 'oops' in 'entity e mesh=m oops texture=t 0 0 0'",
+                assets + "entity e mesh=m oops texture=t 0 0 0\n");
+    }
+
+    /**
      * A 200,000-digit coordinate that fails at its last character is rejected in one pass. The regex
      * used to split the digit run every way before failing (quadratic: 100k digits took 95 s); the
      * preemptive timeout only guards against that hang, with a wide margin, and never times speed.
