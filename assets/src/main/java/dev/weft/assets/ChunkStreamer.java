@@ -93,9 +93,14 @@ public final class ChunkStreamer implements AutoCloseable {
      * @param zM the point's z, metres
      * @param aheadXM the look-ahead point's x, metres
      * @param aheadZM the look-ahead point's z, metres
+     * @throws IllegalStateException if called from another thread than the owner, or after {@link #close()}
      */
     public void update(float xM, float zM, float aheadXM, float aheadZM) {
         checkOwner();
+        if (closed) {                          // it would start loads that nothing unloads any more
+            throw new IllegalStateException("ChunkStreamer of '" + grid.prefix() + "' was closed; update() would load"
+                    + " chunks that nothing unloads. Stop calling update() when you close it, or make a new ChunkStreamer");
+        }
         collectEnded();
         for (int row = 0; row < grid.rows(); row++) {
             for (int column = 0; column < grid.columns(); column++) {

@@ -131,6 +131,24 @@ class ChunkStreamerTest extends WithJobSystem {
     }
 
     /** Runs main-thread jobs (the uploads) until no chunk is loading; bounded by a hang guard. */
+    /**
+     * A frame that still calls update() after the world was closed (a menu handler closed it mid-frame)
+     * started loading the chunks around the point again, and a closed streamer never unloads: 4 chunks (24
+     * asset entries) stayed loaded until the manager closed. update() after close() now refuses.
+     */
+    @Test
+    void updateAfterCloseLoadsNothing() {
+        try (AssetManager assets = AssetManager.builder(jobs).build()) {
+            ChunkStreamer streamer = new ChunkStreamer(new LevelLoader(assets), WORLD, LOAD_M, UNLOAD_M);
+            streamer.update(0f, 0f, 0f, 0f);
+            streamer.close();
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> streamer.update(0f, 0f, 0f, 0f));
+            assertTrue(e.getMessage().contains("closed"), e.getMessage());
+            assertEquals(0, assets.stats().entries(), "nothing requested after close: " + assets.stats());
+            assertEquals(0, streamer.resident().size());
+        }
+    }
+
     private void pumpUntilSettled(ChunkStreamer streamer) {
         pumpUntil(() -> !streamer.isStreaming());
         assertFalse(streamer.isStreaming(), "chunks still loading: " + streamer);
