@@ -118,12 +118,33 @@ final class MainThreadTransfers {
                 Object gpu = e.gpu;
                 e.gpu = null;
                 if (gpu != null) {
-                    uploader.free(gpu);
+                    try {
+                        uploader.free(gpu);
+                    } catch (RuntimeException | Error x) {
+                        reportFailedFree(e, x);
+                    }
                 }
                 return null;
             });
         } catch (RejectedExecutionException x) {
             countRefused(e);                     // the job system stopped between the two submissions
+        }
+    }
+
+    /**
+     * Nobody joins a free's handle, so a failure left in it reached no one (a renderer that lost its context
+     * leaked silently). Rethrown from a job with neither counter nor handle, it goes to the job system's
+     * onUncaughtFailure handler (default: stderr), where the game sees its other unwatched failures.
+     */
+    private void reportFailedFree(AssetEntry e, Throwable x) {
+        IllegalStateException failure = new IllegalStateException("GpuUploader.free failed for " + e.id
+                + "; its GPU object may be leaked: " + x, x);
+        try {
+            housekeeping.run(Priority.NORMAL, "free " + e.id, () -> {
+                throw failure;
+            }, null);
+        } catch (RejectedExecutionException stopped) {
+            System.err.println("weft-assets: " + failure.getMessage());
         }
     }
 
