@@ -26,6 +26,27 @@ public final class JobDequeModel {
         deque.push(from.nodes[v]);
     }
 
+    /** Owner: puts value {@code v}'s node on the overflow list, as a push whose ring could not grow does. */
+    public void keepOverflow(int v) {
+        deque.keepOverflow(nodes[v]);
+    }
+
+    /** Any thread: takes the whole overflow list (a thief, shutdownNow's drain); a bit mask of its values (-1: one twice). */
+    public int takeAllOverflowMask() {
+        int mask = 0;
+        for (JobNode n = deque.takeAllOverflow(); n != null; ) {
+            JobNode next = n.nextFree;
+            n.nextFree = null;
+            int bit = 1 << (value(n) - 1);
+            if ((mask & bit) != 0) {
+                return -1;
+            }
+            mask |= bit;
+            n = next;
+        }
+        return mask;
+    }
+
     /** Owner: the value popped, or 0. */
     public int pop() {
         return value(deque.pop());

@@ -25,8 +25,9 @@ import java.util.function.Predicate;
  *   slots   written by the owner (release on push); cleared plainly by whoever took the element (a
  *           thief before its store of top, which the owner must read before it reuses the slot)
  *   topBound the owner's alone, plain: a top it read when the ring looked full
- *   overflow the owner's: nodes a push could not fit because the ring could not grow (the heap exhausted),
- *           linked through {@link JobNode#nextFree}; opaque, read by others only as a hint (see below)
+ *   overflow nodes a push could not fit because the ring could not grow (the heap exhausted), linked
+ *           through {@link JobNode#nextFree}: the owner pushes (CAS) and takes one (CAS); a thief or
+ *           shutdownNow takes the whole list (getAndSet); on array's line (see keepOverflow)
  * </pre>
  * Cost: push = a plain store of the stamp and a release store of the slot and of bottom (plain stores
  * on x86), with no read of any line a thief writes; pop = one CAS on a node the owner just wrote;
@@ -57,7 +58,7 @@ final class JobDeque extends JobDequeLayout.PadAfterArray {
             TOP = l.findVarHandle(JobDequeLayout.Top.class, "top", long.class);
             BOTTOM = l.findVarHandle(JobDequeLayout.Bottom.class, "bottom", long.class);
             ARRAY = l.findVarHandle(JobDequeLayout.Array.class, "array", Object[].class);
-            OVERFLOW = l.findVarHandle(JobDequeLayout.Bottom.class, "overflow", JobNode.class);
+            OVERFLOW = l.findVarHandle(JobDequeLayout.Array.class, "overflow", JobNode.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -95,7 +96,8 @@ final class JobDeque extends JobDequeLayout.PadAfterArray {
      *
      * <p>Never throws for lack of memory: the caller has counted the node and taken it from wherever it
      * was, so if the ring must grow and cannot (the heap exhausted), the node goes on the owner's
-     * {@link #keepOverflow overflow list}, which {@link #pop} empties once the ring is empty.
+     * {@link #keepOverflow overflow list}, which {@link #pop} empties once the ring is empty (and a thief or
+     * shutdownNow's drain may take whole).
      */
     boolean push(JobNode node) {
         assert onOwnerThread("push");
@@ -174,32 +176,57 @@ final class JobDeque extends JobDequeLayout.PadAfterArray {
     /**
      * Owner only, cold: {@code node} could not go into the ring, which had to grow and could not (the heap
      * exhausted). It was counted and taken from its source, so dropping it would strand its counter: it
-     * waits here, where no thief or shutdownNow's drain sees it, until the owner's {@link #pop} finds the
-     * ring empty. The owner is awake meanwhile (it just pushed) and does not park while the list is non-empty
-     * ({@link #hasOverflow} is part of every pre-park scan), so the node runs (after shutdownNow too, seeing
-     * {@code isCancelled()}, as a job a worker holds does). No allocation: the link is the node's
-     * {@link JobNode#nextFree}, free while the node is live. A node here has no valid stamp (0, or a
-     * claimed one from its last deque), so no stale thief can claim it.
+     * waits on the overflow list until the owner's {@link #pop} finds the ring empty and takes it, a thief
+     * takes the whole list ({@link #takeAllOverflow}: a worker whose own pop and steals found nothing, so
+     * an idle worker runs it while its owner is busy in a long job), or shutdownNow's drain takes it, cancels
+     * and lists it. {@link #hasOverflow} is part of every pre-park scan. No allocation: the link is the
+     * node's {@link JobNode#nextFree}, free while the node is live.
+     *
+     * <p>A CAS, release: whoever takes the list (getAndSet, acquire) sees the node's fields and link. It
+     * fails only when a taker emptied the list meanwhile (the owner is the only pusher); then it links
+     * again, to null. A node here has no valid stamp (0, or a claimed one from its last deque), so no
+     * stale thief can claim it through a ring.
      */
-    private void keepOverflow(JobNode node) {
-        node.nextFree = (JobNode) OVERFLOW.getOpaque(this);
-        OVERFLOW.setOpaque(this, node);                // opaque: a hint for other threads' scans, no order
+    void keepOverflow(JobNode node) {
+        JobNode head;
+        do {
+            head = (JobNode) OVERFLOW.getOpaque(this);
+            node.nextFree = head;
+        } while (!OVERFLOW.compareAndSet(this, head, node));
     }
 
-    /** Owner only: the most recent node of the overflow list, removed, or null (the common case: one load). */
+    /**
+     * Owner only: the most recent node of the overflow list, removed, or null (the common case: one opaque
+     * load, of array's line, which the empty pop has just read). The CAS has no ABA: between our read of
+     * the head and the CAS, only takers can change the list, and they only empty it; a node returns to the
+     * head only by the owner's own push, which is not running.
+     */
     private JobNode takeOverflow() {
         JobNode n = (JobNode) OVERFLOW.getOpaque(this);
-        if (n != null) {
-            OVERFLOW.setOpaque(this, n.nextFree);
-            n.nextFree = null;
+        if (n == null || !OVERFLOW.compareAndSet(this, n, n.nextFree)) {
+            return null;                               // empty, or a thief or shutdownNow took it all
         }
+        n.nextFree = null;
         return n;
     }
 
     /**
-     * Any thread: true if nodes wait on the overflow list (see {@link #keepOverflow}). An opaque read: for
-     * other threads a hint only (their pre-park scans stay awake while it says so, and the owner, the one
-     * that can take them, is awake); for the owner, its own last write.
+     * Any thread: takes the whole overflow list, or null if it is empty: the head of a chain linked through
+     * {@link JobNode#nextFree}, most recent first, now the caller's alone (it clears each link as it takes
+     * the node). One getAndSet (acquire: sees every node the owner's CAS published), after an opaque read
+     * so that an empty list costs no write.
+     */
+    JobNode takeAllOverflow() {
+        if (OVERFLOW.getOpaque(this) == null) {
+            return null;
+        }
+        return (JobNode) OVERFLOW.getAndSet(this, (JobNode) null);
+    }
+
+    /**
+     * Any thread: true if nodes wait on the overflow list (see {@link #keepOverflow}). An opaque read, on
+     * array's line: for other threads a hint (their pre-park scans stay awake while it says so, and their
+     * steals then take the list); for the owner, its own last write unless a taker emptied it.
      */
     boolean hasOverflow() {
         return OVERFLOW.getOpaque(this) != null;

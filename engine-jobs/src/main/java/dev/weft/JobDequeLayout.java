@@ -55,9 +55,6 @@ final class JobDequeLayout {
         // Owner only, plain: a value of top the owner read (when the ring looked full); top never
         // decreases, so push's room check against it errs towards "full". On bottom's line: the owner's.
         long topBound;
-        // Owner writes (opaque); others read it (opaque) only as a hint that work is queued. Nodes a push
-        // could not fit because the ring could not grow (the heap exhausted), linked through nextFree.
-        JobNode overflow;
     }
 
     abstract static class PadBeforeArray extends Bottom {
@@ -74,6 +71,11 @@ final class JobDequeLayout {
 
     abstract static class Array extends PadBeforeArray {
         volatile Object[] array; // power-of-two ring; replaced (grown) only by the owner
+        // Nodes a push could not fit because the ring could not grow (the heap exhausted), linked through
+        // nextFree: pushed by the owner (CAS), taken one by one by the owner (CAS) or all at once by a thief
+        // or shutdownNow (getAndSet). On array's line: written only when growth failed, so the line stays
+        // shared, and the two readers (the owner's empty pop, a thief's failed steal) read array there anyway.
+        JobNode overflow;
     }
 
     /** Between array and the object after this one (often the ring itself). */

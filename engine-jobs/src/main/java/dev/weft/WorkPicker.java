@@ -76,11 +76,20 @@ final class WorkPicker {
                 }
             }
             for (Worker w : workers) {
-                while (!w.jobs[p].isEmpty()) {
-                    j = w.jobs[p].steal();
+                JobDeque d = w.jobs[p];
+                while (!d.isEmpty()) {
+                    j = d.steal();
                     if (j != null) {
                         j.cancelBeforeStart(s);
                     }
+                }
+                // Nodes a push kept aside (the ring could not grow): queued jobs too, so cancelled and listed
+                // here. Taken whole by one getAndSet, exclusive with the owner's one-by-one CAS and a thief's.
+                for (j = d.takeAllOverflow(); j != null; ) {
+                    JobNode next = j.nextFree;
+                    j.nextFree = null;
+                    j.cancelBeforeStart(s);
+                    j = next;
                 }
             }
         }
@@ -378,7 +387,9 @@ final class WorkPicker {
      */
     private JobNode stealJobs(Worker thief, JobDeque victim, JobDeque own) {
         if (!victim.looksStealable()) {
-            return null;
+            // One opaque load more, on the line looksStealable has just read (the ring's array): nodes the
+            // victim could not fit in its ring (the heap exhausted) are ours to run while it is busy.
+            return victim.hasOverflow() ? stealOverflow(thief, victim, own) : null;
         }
         thief.count(Worker.STEAL_ATTEMPTS);
         JobNode first = victim.steal();
@@ -401,6 +412,37 @@ final class WorkPicker {
             // steal only after our own pop found nothing), so the batch never makes it grow; should it
             // have to and the heap be exhausted, push keeps j on our overflow list (JobDeque.keepOverflow).
             own.push(j);
+        }
+        return first;
+    }
+
+    /**
+     * Cold: takes {@code victim}'s whole overflow list (JobDeque.keepOverflow: nodes its ring could not fit
+     * while the heap was exhausted), runs the first and pushes the rest onto our own deque, where others may
+     * steal them in turn. Before, only the owner could run them: a long job on the owner left them waiting
+     * while every other worker spun on "work visible" and took nothing. Our ring was empty (we steal only
+     * after our own pop found nothing); should it have to grow and fail, push keeps the rest on our own list.
+     */
+    private JobNode stealOverflow(Worker thief, JobDeque victim, JobDeque own) {
+        JobNode first = victim.takeAllOverflow();
+        if (first == null) {
+            return null;                               // the owner or another thief emptied it meanwhile
+        }
+        thief.count(Worker.STEAL_ATTEMPTS);
+        countSteal(thief, first);
+        JobNode j = first.nextFree;
+        first.nextFree = null;
+        boolean moved = false;
+        while (j != null) {
+            JobNode next = j.nextFree;
+            j.nextFree = null;
+            countSteal(thief, j);
+            own.push(j);
+            moved = true;
+            j = next;
+        }
+        if (moved) {
+            parking.signalWork();                      // stealable now: let a sleeping worker share them
         }
         return first;
     }

@@ -5,7 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -124,6 +128,113 @@ class DequeGrowthOutOfMemoryTest {
             } finally {
                 JobDeque.failGrowthOnForTests = null;
             }
+        }
+        assertTrue(uncaught.isEmpty(), "nothing failed: " + uncaught);
+    }
+
+    /**
+     * shutdownNow while children wait on the overflow list (the worker is held by their parent): each queued
+     * child is cancelled and listed, none runs. The drain used to see the ring only: it listed the 256
+     * children there, and the 744 on the overflow list ran once the parent let go, after shutdownNow,
+     * missing from its list although they were queued when it was called.
+     */
+    @Test
+    void shutdownNowCancelsAndListsTheJobsOnTheOverflowList() throws Exception {
+        ConcurrentLinkedQueue<String> uncaught = new ConcurrentLinkedQueue<>();
+        JobSystem jobs = system(uncaught);
+        try {
+            JobDeque.failGrowthOnForTests = workerThread(jobs);
+            Counter children = new Counter("children");
+            AtomicInteger ran = new AtomicInteger();
+            CountDownLatch submitted = new CountDownLatch(1);
+            AtomicBoolean letGo = new AtomicBoolean();
+            jobs.run(Priority.NORMAL, "parent", () -> {
+                for (int i = 0; i < CHILDREN; i++) {
+                    jobs.run(Priority.NORMAL, "child", ran::incrementAndGet, children);
+                }
+                submitted.countDown();
+                while (!letGo.get()) {
+                    Thread.onSpinWait();           // holds the one worker: no child can start meanwhile
+                }
+            }, null);
+            assertTrue(submitted.await(10, TimeUnit.SECONDS), "the parent submitted its children");
+            List<JobInfo> cancelled;
+            try {
+                cancelled = jobs.shutdownNow();
+            } finally {
+                letGo.set(true);
+                JobDeque.failGrowthOnForTests = null;
+            }
+            assertTrue(jobs.awaitTermination(Duration.ofSeconds(10)), "terminated");
+            long listedChildren = cancelled.stream().filter(j -> "child".equals(j.name())).count();
+            assertEquals(0, ran.get(), "no queued child ran after shutdownNow (" + listedChildren + " listed)");
+            assertEquals(CHILDREN, listedChildren, "every queued child is in shutdownNow's list");
+            assertEquals(0, children.value(), "every child completed its counter");
+        } finally {
+            JobDeque.failGrowthOnForTests = null;
+            letGoAndClose(jobs);
+        }
+        assertTrue(uncaught.isEmpty(), "nothing failed: " + uncaught);
+    }
+
+    private static void letGoAndClose(JobSystem jobs) {
+        jobs.shutdownNow();
+        jobs.close();
+    }
+
+    /**
+     * Two workers; the parent's worker cannot grow its ring, and the parent keeps that worker busy until its
+     * children have run. While it submitted them, a blocker held the other worker, so 744 went to the
+     * overflow list. Only the owner could take them, so the other worker, free once the blocker ended, spun
+     * on "work visible" and took nothing: the children counter stayed at 744 until the parent gave up. Now
+     * the idle worker takes the list and runs them.
+     */
+    @Test
+    void anIdleWorkerRunsTheOverflowListOfABusyOwner() throws Exception {
+        ConcurrentLinkedQueue<String> uncaught = new ConcurrentLinkedQueue<>();
+        try (JobSystem jobs = JobSystem.builder().workers(2).name("growth2")
+                .onUncaughtFailure((job, t) -> uncaught.add(job + ": " + t)).build()) {
+            Counter children = new Counter("children");
+            AtomicInteger ran = new AtomicInteger();
+            CountDownLatch blocking = new CountDownLatch(1);
+            AtomicBoolean allSubmitted = new AtomicBoolean();
+            AtomicBoolean giveUp = new AtomicBoolean();
+            Counter both = new Counter("blocker and parent");
+            jobs.run(Priority.NORMAL, "blocker", () -> {
+                blocking.countDown();
+                while (!allSubmitted.get()) {
+                    Thread.onSpinWait();           // holds the other worker while the parent submits
+                }
+            }, both);
+            jobs.run(Priority.NORMAL, "parent", () -> {
+                while (blocking.getCount() != 0) {
+                    Thread.onSpinWait();           // the blocker runs on the other worker (we hold ours)
+                }
+                JobDeque.failGrowthOnForTests = dev.weft.internal.FiberSupport.currentCarrier();
+                try {
+                    for (int i = 0; i < CHILDREN; i++) {
+                        jobs.run(Priority.NORMAL, "child", ran::incrementAndGet, children);
+                    }
+                } finally {
+                    JobDeque.failGrowthOnForTests = null;
+                    allSubmitted.set(true);
+                }
+                while (children.value() != 0 && !giveUp.get()) {
+                    Thread.onSpinWait();           // a long job: its worker takes nothing meanwhile
+                }
+            }, both);
+            boolean reached;
+            try {
+                while (!allSubmitted.get()) {
+                    Thread.onSpinWait();               // the counter holds every child before we wait on it
+                }
+                reached = children.await(Duration.ofSeconds(5));
+            } finally {
+                giveUp.set(true);
+            }
+            assertTrue(reached, "the children ran while their owner was busy (value " + children.value() + ")");
+            assertTrue(both.await(Duration.ofSeconds(10)));
+            assertEquals(CHILDREN, ran.get());
         }
         assertTrue(uncaught.isEmpty(), "nothing failed: " + uncaught);
     }

@@ -43,8 +43,8 @@ class PaddingLayoutTest {
     void jobDequeTopBottomAndArrayEachHaveTheirOwnLines() {
         ClassLayout layout = ClassLayout.parseClass(JobDeque.class);
         assertIsolated(layout, "top");
-        assertIsolated(layout, "bottom", "topBound", "overflow");   // owner-only; overflow: written only when growth failed
-        assertIsolated(layout, "array");
+        assertIsolated(layout, "bottom", "topBound");      // owner-only, written only when bottom is
+        assertIsolated(layout, "array", "overflow");       // read-mostly: overflow is written only when growth failed
     }
 
     @Test
