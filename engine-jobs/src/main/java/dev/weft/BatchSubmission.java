@@ -98,12 +98,20 @@ final class BatchSubmission {
                 }
             }
             for (int i = from; i < batch.length; i++) {
-                PooledJob j = PooledJob.take(null);
+                PooledJob j;
+                try {
+                    j = PooledJob.take(null);
+                } catch (Throwable noRoom) {
+                    // The heap exhausted: jobs i.. were counted and will not be queued. Their units go back
+                    // before the Error reaches the caller (the jobs before i are queued and run).
+                    Scheduler.uncount(counter, batch.length - i, noRoom);
+                    throw noRoom;
+                }
                 j.job = batch[i];
                 j.priority = priority;
                 j.counter = counter;
                 j.group = group;
-                s.injectUnlessCancelled(j);
+                s.injectCountedUnlessCancelled(j, batch.length - i);   // its unit and those after it
             }
         } finally {
             s.externalSubmitters.decrementAndGet();

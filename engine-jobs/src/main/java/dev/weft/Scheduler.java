@@ -219,7 +219,14 @@ final class Scheduler {
         RangeNode r = newRange(w, body, start, end, grain, counter, priority, group);
         countNewJob(w, counter);
         if (w == null) {
-            picker.injectedJobs[priority].offer(r);
+            try {
+                picker.injectedJobs[priority].offer(r);
+            } catch (Throwable noRoom) {
+                // Not queued (see injectCountedUnlessCancelled): the unit goes back, and the Error fails the
+                // range that split, whose counter records it, rather than leaving the counter up for ever.
+                uncount(counter, 1, noRoom);
+                throw noRoom;
+            }
             signalWork(priority);
         } else if (w.jobs[priority].push(r)) {
             signalWork(priority);
@@ -306,9 +313,49 @@ final class Scheduler {
             if (j.counter != null) {
                 j.counter.add(1);
             }
-            injectUnlessCancelled(j);
+            injectCountedUnlessCancelled(j, 1);
         } finally {
             externalSubmitters.decrementAndGet();
+        }
+    }
+
+    /**
+     * Inside the externalSubmitters window: a job of a cancelled group completes cancelled, any other is
+     * injected. The caller has just counted {@code counted} units on the job's counter (its own and, for
+     * a batch, those of the jobs after it, which will not be queued either): if the queue cannot take it
+     * (an OutOfMemoryError linking a new chunk: the offer changed nothing, JCTools restores its producer
+     * index), those units are taken back before the Error goes to the submitter. Before, the unit stayed on the counter with the job in no queue: the submitter got the
+     * Error, and every waiter on that counter waited for ever.
+     */
+    void injectCountedUnlessCancelled(JobNode j, int counted) {
+        if (j.group != null && j.group.isCancelled()) {
+            j.cancelBeforeStart(this);
+            return;
+        }
+        try {
+            picker.injectedJobs[j.priority].offer(j);
+        } catch (Throwable noRoom) {
+            uncount(j.counter, counted, noRoom);
+            throw noRoom;
+        }
+        parking.signalInjectedWork(j.priority);   // wakes the latest sleeper
+    }
+
+    /**
+     * Takes back {@code n} units a submission counted on {@code c} for jobs it could not queue ({@code cause}
+     * is why: it goes on to the submitter). A decrement, so a waiter that registered meanwhile is woken if
+     * that reaches its target; nothing else was done on their behalf.
+     */
+    static void uncount(Counter c, int n, Throwable cause) {
+        if (c == null || n == 0) {
+            return;
+        }
+        try {
+            c.decrement(n);
+        } catch (Throwable afterTheCas) {
+            // The decrement's CAS comes before anything that can throw (waking waiters, releasing whenZero
+            // jobs, with the heap still full): the units are back. The submitter gets the first Error; this
+            // one is not attached to it, which may be the JVM's shared, preallocated OutOfMemoryError.
         }
     }
 
@@ -322,15 +369,6 @@ final class Scheduler {
     /** Workers registered as asleep now: the low half of {@code sleepers} (tests). */
     int workersAsleepForTests() {
         return (int) parking.sleepers;
-    }
-
-    /** Inside the externalSubmitters window: a job of a cancelled group completes cancelled, any other is injected. */
-    void injectUnlessCancelled(JobNode j) {
-        if (j.group != null && j.group.isCancelled()) {
-            j.cancelBeforeStart(this);
-        } else {
-            inject(j);
-        }
     }
 
     /** Any other thread, inside the externalSubmitters window: into the injection queue, then signal. */

@@ -1,0 +1,123 @@
+package dev.weft;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * An outside submission whose offer must link a new chunk of the injection queue while the heap is
+ * exhausted (a child JVM, -Xmx32m): the offer throws OutOfMemoryError after the job's counter was counted.
+ * The submitter got the Error, but the unit stayed on the counter with the job in no queue, so the
+ * counter never reached zero once everything else had run, and its waiter timed out. Now the unit is
+ * taken back before the Error reaches the submitter.
+ *
+ * <p>How the Error is made to come from the chunk: 4,000 jobs run first, so that their nodes come home to
+ * the submitting thread (OutsideNodes) and later submissions allocate none; then the one worker is held by
+ * a job, 1,000 jobs are queued, the heap is filled to the last bytes, and jobs are submitted until one
+ * throws. Only the offer that links the queue's second chunk allocates.
+ */
+@Timeout(60)
+class InjectionOutOfMemoryTest {
+    static final String CHILD = """
+            import dev.weft.*;
+            import java.time.Duration;
+            import java.util.concurrent.locks.LockSupport;
+
+            public class OomInjection {
+            """ + OutOfMemoryTest.FILL_HEAP + """
+                static volatile Object hog;
+                static volatile boolean holding, release;
+
+                public static void main(String[] args) throws Exception {
+                    JobSystem jobs = JobSystem.builder().workers(1).name("inject").build();
+                    // Warm-up: 4,000 jobs run and their nodes come home to this thread (OutsideNodes), so the
+                    // submissions below take recycled nodes: with the heap full, the one allocation left on
+                    // their path is the queue's next chunk.
+                    Counter warmUp = new Counter("warm-up");
+                    Job nothing = () -> { };
+                    Job[] three = {nothing, nothing, nothing};
+                    for (int i = 0; i < 1000; i++) {
+                        jobs.run(Priority.NORMAL, "warm-up", nothing, warmUp);
+                        jobs.runAll(Priority.NORMAL, warmUp, three);   // loads and compiles the batch path too
+                    }
+                    warmUp.await(Duration.ofSeconds(10));
+                    jobs.run(Priority.NORMAL, "holder", () -> {
+                        holding = true;
+                        while (!release) {
+                            Thread.onSpinWait();       // holds the one worker: nothing is taken from the queue
+                        }
+                    }, null);
+                    while (!holding) {
+                        LockSupport.parkNanos(1_000_000L);
+                    }
+                    Counter queued = new Counter("queued");
+                    int submitted = 0;
+                    for (int i = 0; i < 1000; i++) {
+                        jobs.run(Priority.NORMAL, "queued", nothing, queued);
+                        submitted++;
+                    }
+                    Counter batch = new Counter("batch");     // made before the heap is full
+                    hog = fillHeap();
+                    Throwable thrown = null;
+                    for (int i = 0; i < 2000 && thrown == null; i++) {
+                        try {
+                            jobs.run(Priority.NORMAL, "queued", nothing, queued);
+                            submitted++;
+                        } catch (Throwable t) {
+                            thrown = t;
+                        }
+                    }
+                    long valueAtError = queued.value();    // nothing has run: the worker is held
+                    // A batch from outside, the queue still at its chunk's end and the heap still full.
+                    Throwable batchThrown = null;
+                    try {
+                        jobs.runAll(Priority.NORMAL, batch, three);
+                    } catch (Throwable t) {
+                        batchThrown = t;
+                    }
+                    long batchValue = batch.value();
+                    hog = null;
+                    System.gc();
+                    System.out.println("RESULT thrown=" + thrown);
+                    System.out.println("RESULT batchThrown=" + batchThrown);
+                    System.out.println("RESULT batchValue=" + batchValue);
+                    System.out.println("RESULT submitted=" + submitted);
+                    System.out.println("RESULT valueAtError=" + valueAtError);
+                    release = true;
+                    boolean reached = queued.await(Duration.ofSeconds(10));
+                    System.out.println("RESULT reached=" + reached);
+                    System.out.println("RESULT valueAfter=" + queued.value());
+                    System.out.flush();
+                    Runtime.getRuntime().halt(0);
+                }
+            }
+            """;
+
+    @Test
+    void anOutsideSubmissionThatCannotLinkAChunkGetsTheErrorAndLeavesItsCounterConsistent(@TempDir Path dir)
+            throws Exception {
+        ChildJvm.Result r = ChildJvm.run(dir, "OomInjection", CHILD, 50, "-Xmx32m", "-XX:+UseSerialGC",
+                "--add-opens", "java.base/java.lang=ALL-UNNAMED");
+        String out = r.output();
+        assertEquals(0, r.exitCode(), out);
+        Map<String, String> results = r.results();
+        assertTrue(results.getOrDefault("thrown", "").startsWith("java.lang.OutOfMemoryError"),
+                "the submitter got the OutOfMemoryError: " + out);
+        // The holder's offer and 1,023 more fill the first chunk of 1,024; the next offer links a new one. The
+        // nodes are recycled, so that offer's chunk is the only allocation: the Error came from it. (The JVM's
+        // preallocated OutOfMemoryErrors with stack traces are used up by the heap filler, so no stack shows it.)
+        assertEquals("1023", results.get("submitted"), "the Error came at the offer that links a chunk: " + out);
+        assertEquals(results.get("submitted"), results.get("valueAtError"),
+                "the counter holds the submissions that succeeded, not the one that failed: " + out);
+        assertTrue(results.getOrDefault("batchThrown", "").startsWith("java.lang.OutOfMemoryError"),
+                "a batch from outside gets the Error too: " + out);
+        assertEquals("0", results.get("batchValue"), "none of the batch was queued, and none is counted: " + out);
+        assertEquals("true", results.get("reached"), "the waiter saw every queued job end: " + out);
+        assertEquals("0", results.get("valueAfter"), out);
+    }
+}
