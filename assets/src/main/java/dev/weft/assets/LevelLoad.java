@@ -38,6 +38,7 @@ public final class LevelLoad {
     private final long startNanos = System.nanoTime();
     private volatile long endNanos;                                // written by the level job before done drops
     private volatile LoadedLevel level;                            // likewise
+    private volatile LoadProgress.Outcome outcome;                 // likewise; null: the job never ran (cancelled)
 
     LevelLoad(AssetManager assets, String levelName) {
         this.assets = assets;
@@ -59,12 +60,26 @@ public final class LevelLoad {
     }
 
     /**
-     * Bytes and assets done against the level's totals (known once its file is parsed).
+     * Bytes and assets done against the level's totals (known once its file is parsed), and whether the load
+     * has ended and how ({@link LoadProgress.Snapshot#outcome()}). Once {@link #isDone()} is true, so is the
+     * snapshot's {@link LoadProgress.Snapshot#complete() complete()}, whatever the outcome: a level whose
+     * file cannot be read, is unusable, or that was unloaded while loading ends with its totals still 0 (or
+     * short of them) and {@link LoadProgress.Snapshot#failed() failed()} true, {@link LoadProgress.Outcome#FAILED}
+     * or {@link LoadProgress.Outcome#CANCELLED} ({@link #failures()} says why); a loaded one ends
+     * {@link LoadProgress.Outcome#LOADED}. So a loop {@code while (!load.progress().complete())} ends for
+     * every load; test {@code failed()} after it.
      *
      * @return a snapshot of the level's progress
      */
     public LoadProgress.Snapshot progress() {
-        return progress.snapshot();
+        // isDone() first: the level job's last progress update and its writes of level and outcome come
+        // before the counter drops, and that drop (a CAS) is what isDone() reads (volatile), so a load seen
+        // ended here has final numbers in the snapshot read after it, and its outcome is visible.
+        if (!isDone()) {
+            return progress.snapshot();
+        }
+        LoadProgress.Outcome how = outcome;           // decided once, by the level job (an unload after the end changes nothing)
+        return progress.snapshot().ended(how != null ? how : LoadProgress.Outcome.CANCELLED);
     }
 
     /**
@@ -183,6 +198,8 @@ public final class LevelLoad {
             failures.add(LoadFailure.of(levelName, null, e, "the level cannot load"));
         } finally {
             endNanos = System.nanoTime();
+            outcome = level != null ? LoadProgress.Outcome.LOADED
+                    : unloaded.get() ? LoadProgress.Outcome.CANCELLED : LoadProgress.Outcome.FAILED;
         }
     }
 

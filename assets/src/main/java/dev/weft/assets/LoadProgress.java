@@ -15,20 +15,64 @@ public final class LoadProgress {
     LoadProgress() {}
 
     /**
+     * How a load stands: still {@link #LOADING}, or ended, and how. An {@link AssetManager}'s progress, which
+     * covers every load it will ever make, is always {@code LOADING}.
+     */
+    public enum Outcome {
+        /** Not ended: assets may still be read and finished. */
+        LOADING,
+        /** Ended with a level (some of its assets may be placeholders: see {@link LevelLoad#failures()}). */
+        LOADED,
+        /** Ended without a level: its file could not be read or was unusable, or the load itself failed. */
+        FAILED,
+        /** Ended without a level because it was unloaded (cancelled) while loading. */
+        CANCELLED
+    }
+
+    /**
      * One consistent reading.
      *
      * @param bytesDone   file bytes read so far (failed and placeholder assets count as read once done)
      * @param bytesTotal  file bytes the load will read, 0 while unknown
      * @param assetsDone  assets finished: loaded, replaced by a placeholder, or cancelled
      * @param assetsTotal assets the load has, 0 while unknown
+     * @param outcome     {@link Outcome#LOADING} until the load has ended; then how it ended. A
+     *                    {@link LevelLoad}'s progress says it has ended exactly when {@link LevelLoad#isDone()}
+     *                    does (it is read after that, so the four numbers are final then)
      */
-    public record Snapshot(long bytesDone, long bytesTotal, int assetsDone, int assetsTotal) {
+    public record Snapshot(long bytesDone, long bytesTotal, int assetsDone, int assetsTotal, Outcome outcome) {
         /**
-         * 0..1: bytes done over bytes total, or assets over assets while bytes are unknown.
+         * A reading of a load that has not ended ({@link Outcome#LOADING}).
          *
-         * @return the fraction done, from 0 to 1; 0 while both totals are unknown
+         * @param bytesDone   file bytes read so far
+         * @param bytesTotal  file bytes the load will read, 0 while unknown
+         * @param assetsDone  assets finished
+         * @param assetsTotal assets the load has, 0 while unknown
+         */
+        public Snapshot(long bytesDone, long bytesTotal, int assetsDone, int assetsTotal) {
+            this(bytesDone, bytesTotal, assetsDone, assetsTotal, Outcome.LOADING);
+        }
+
+        /**
+         * @throws NullPointerException if {@code outcome} is null
+         */
+        public Snapshot {
+            if (outcome == null) {
+                throw new NullPointerException("outcome is null: use Outcome.LOADING for a load that has not ended");
+            }
+        }
+
+        /**
+         * 0..1: bytes done over bytes total, or assets over assets while bytes are unknown; 1 once the load
+         * has ended, however it ended (nothing more will be read: a bar stops there, and {@link #failed()}
+         * says whether to show an error instead).
+         *
+         * @return the fraction done, from 0 to 1; 0 while both totals are unknown and the load runs
          */
         public double fraction() {
+            if (outcome != Outcome.LOADING) {
+                return 1.0;
+            }
             if (bytesTotal > 0) {
                 return Math.min(1.0, (double) bytesDone / bytesTotal);
             }
@@ -36,12 +80,32 @@ public final class LoadProgress {
         }
 
         /**
-         * True when every asset counted in the total has finished.
+         * True when nothing more will happen to the counts: every asset counted in the total has finished,
+         * or the load has ended, in any {@link Outcome} (a level whose file cannot be read ends
+         * {@link Outcome#FAILED} with both totals 0, so a loop {@code while (!load.progress().complete())}
+         * ends for it too; test {@link #failed()} after it). Every asset may be done a moment before
+         * {@link LevelLoad#isDone()} (the entities are still being placed): wait on {@code isDone()} or
+         * {@link LevelLoad#awaitDone} before reading {@link LevelLoad#level()}.
          *
-         * @return true once the assets done reach a known, non-zero total
+         * @return true once the assets done reach a known, non-zero total, or once the load has ended
          */
         public boolean complete() {
-            return assetsTotal > 0 && assetsDone >= assetsTotal;
+            return outcome != Outcome.LOADING || (assetsTotal > 0 && assetsDone >= assetsTotal);
+        }
+
+        /**
+         * True if the load has ended without a level: {@link Outcome#FAILED} or {@link Outcome#CANCELLED}
+         * ({@link LevelLoad#failures()} says why).
+         *
+         * @return true once the load has ended without a level
+         */
+        public boolean failed() {
+            return outcome == Outcome.FAILED || outcome == Outcome.CANCELLED;
+        }
+
+        /** This reading, marked as the end of a load that ended with {@code how}. */
+        Snapshot ended(Outcome how) {
+            return new Snapshot(bytesDone, bytesTotal, assetsDone, assetsTotal, how);
         }
     }
 
@@ -55,18 +119,19 @@ public final class LoadProgress {
     }
 
     void addTotals(long bytes, int assets) {
-        current.updateAndGet(s -> new Snapshot(s.bytesDone, s.bytesTotal + bytes, s.assetsDone, s.assetsTotal + assets));
+        current.updateAndGet(s -> new Snapshot(s.bytesDone, s.bytesTotal + bytes, s.assetsDone, s.assetsTotal + assets, s.outcome));
     }
 
     void addDone(long bytes, int assets) {
         if (bytes != 0 || assets != 0) {
-            current.updateAndGet(s -> new Snapshot(s.bytesDone + bytes, s.bytesTotal, s.assetsDone + assets, s.assetsTotal));
+            current.updateAndGet(s -> new Snapshot(s.bytesDone + bytes, s.bytesTotal, s.assetsDone + assets, s.assetsTotal, s.outcome));
         }
     }
 
     @Override
     public String toString() {
         Snapshot s = snapshot();
-        return "LoadProgress[" + s.bytesDone + "/" + s.bytesTotal + " bytes, " + s.assetsDone + "/" + s.assetsTotal + " assets]";
+        return "LoadProgress[" + s.bytesDone + "/" + s.bytesTotal + " bytes, " + s.assetsDone + "/" + s.assetsTotal
+                + " assets, " + s.outcome + "]";
     }
 }

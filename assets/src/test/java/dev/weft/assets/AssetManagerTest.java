@@ -141,6 +141,8 @@ class AssetManagerTest extends WithJobSystem {
             System.out.printf(Locale.ROOT, "unload mid-load: level job ended %.1f ms after unload()%n", endedMs);
             assertTrue(endedMs < 1500, "cancellation does not wait for the 2 s reads: " + endedMs + " ms");
             assertTrue(load.level().isEmpty());
+            assertEquals(LoadProgress.Outcome.CANCELLED, load.progress().outcome(), "the progress says how it ended");
+            assertTrue(load.progress().complete() && load.progress().failed(), load.progress().toString());
             assertTrue(load.failures().stream().anyMatch(f -> f.message().contains("unloaded while loading")));
             Fixture.assertNoFiberParked(jobs);
             Fixture.assertNoEntries(assets);
@@ -160,7 +162,8 @@ class AssetManagerTest extends WithJobSystem {
             seen.add(load.progress());
             LoadProgress.Snapshot end = load.progress();
             long bytes = FILES.get(PNG).length + FILES.get(OBJ).length;
-            assertEquals(new LoadProgress.Snapshot(bytes, bytes, 3, 3), end);
+            assertEquals(new LoadProgress.Snapshot(bytes, bytes, 3, 3, LoadProgress.Outcome.LOADED), end);
+            assertFalse(end.failed());
             for (int i = 1; i < seen.size(); i++) {
                 assertTrue(seen.get(i).bytesDone() >= seen.get(i - 1).bytesDone(), "never goes back: " + seen);
                 assertTrue(seen.get(i).bytesDone() <= seen.get(i).bytesTotal() || seen.get(i).bytesTotal() == 0);

@@ -218,4 +218,32 @@ class BadInputTest extends WithJobSystem {
         int o = px.position() + (y * t.width() + x) * 4;
         return (px.get(o) & 0xFF) << 16 | (px.get(o + 1) & 0xFF) << 8 | px.get(o + 2) & 0xFF;
     }
+
+    /**
+     * A level whose file cannot be read (absent, or its read fails): the load ends with no level, and its
+     * progress says so. It kept {@code complete()} false for ever (no totals: 0 of 0 assets) while
+     * {@code isDone()} was true, so a loading loop {@code while (!load.progress().complete())} never ended.
+     */
+    @Test
+    void theProgressOfALevelWhoseFileCannotBeReadSaysItEndedInFailure() {
+        FaultPlan refused = FaultPlan.builder().failRead("refused/*", "disk says no").build();
+        try (AssetManager assets = AssetManager.builder(jobs).source(AssetSource.inMemory(
+                Fixture.files("refused/refused.level", "weft-level 1\n"))).faults(refused).build()) {
+            LevelLoader loader = new LevelLoader(assets);
+            for (String name : List.of("absent", "refused")) {
+                LevelLoad load = loader.load(name);
+                Fixture.awaitLoad(load);
+                assertTrue(load.isDone());
+                LoadProgress.Snapshot p = load.progress();
+                assertTrue(p.complete(), name + ": a load that ended is complete: " + p);
+                assertTrue(p.failed(), name + ": and failed: " + p);
+                assertEquals(LoadProgress.Outcome.FAILED, p.outcome(), name);
+                assertEquals(1.0, p.fraction(), name + ": nothing more will be read");
+                assertEquals(Optional.empty(), load.level());
+                assertTrue(load.failures().get(0).message().endsWith("the level cannot load"), load.failures().toString());
+                load.unload();
+                assertEquals(LoadProgress.Outcome.FAILED, load.progress().outcome(), name + ": unloading after the end changes nothing");
+            }
+        }
+    }
 }
