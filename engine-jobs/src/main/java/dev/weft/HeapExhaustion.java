@@ -106,6 +106,30 @@ final class HeapExhaustion {
         }
     }
 
+    /**
+     * {@code job}, counted and in nobody's queue, could not be queued ({@code t}: the injection queue's
+     * offer ran out of memory linking a chunk) by code that has no submitter to tell: a job a waiting
+     * thread's helper stole but may not run and hands back (WaitingHelp.handBackIfNotAwaited). It fails as a job that cannot start, so its counter completes and
+     * its waiter hears of it, instead of leaving the counter up for ever. Never throws.
+     */
+    static void notQueued(Scheduler s, JobNode job, Throwable t) {
+        for (int attempt = 0;; attempt++) {
+            try {
+                int state = job.state();
+                if (state == JobNode.NEW ? job.admit(s) : state == JobNode.RUNNING) {   // false: cancelled, completed
+                    job.finishRun(s, t);
+                }
+                return;
+            } catch (Throwable again) {
+                if (attempt == MAX_ATTEMPTS) {
+                    report(s, "a job could not be queued and could not be failed either", again);
+                    return;
+                }
+                Thread.onSpinWait();
+            }
+        }
+    }
+
     /** Worker {@code w}'s carrier loop caught {@code t} and goes on. */
     static void workerWentOn(Worker w, Throwable t) {
         try {

@@ -203,7 +203,14 @@ final class WaitingHelp {
         if (j.isAwaitedBy(counter)) {
             return false;
         }
-        scheduler.picker.injectedJobs[p].offer(j);
+        try {
+            scheduler.picker.injectedJobs[p].offer(j);
+        } catch (Throwable noRoom) {
+            // The heap exhausted as the offer linked a chunk, and this wait may not run j: it fails as a job
+            // that cannot start, rather than stay counted in no queue (HeapExhaustion.notQueued).
+            HeapExhaustion.notQueued(scheduler, j, noRoom);
+            return true;
+        }
         scheduler.signalWork(p);
         return true;
     }

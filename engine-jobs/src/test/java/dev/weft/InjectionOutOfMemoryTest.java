@@ -14,7 +14,9 @@ import org.junit.jupiter.api.io.TempDir;
  * exhausted (a child JVM, -Xmx32m): the offer throws OutOfMemoryError after the job's counter was counted.
  * The submitter got the Error, but the unit stayed on the counter with the job in no queue, so the
  * counter never reached zero once everything else had run, and its waiter timed out. Now the unit is
- * taken back before the Error reaches the submitter.
+ * taken back before the Error reaches the submitter. The same for a batch from outside. (A job its
+ * prerequisites release on a thread that is no worker was already safe: the release catches the Error and
+ * cancels the job, so the decrement does not throw and the job's counter completes; checked too.)
  *
  * <p>How the Error is made to come from the chunk: 4,000 jobs run first, so that their nodes come home to
  * the submitting thread (OutsideNodes) and later submissions allocate none; then the one worker is held by
@@ -45,6 +47,12 @@ class InjectionOutOfMemoryTest {
                         jobs.run(Priority.NORMAL, "warm-up", nothing, warmUp);
                         jobs.runAll(Priority.NORMAL, warmUp, three);   // loads and compiles the batch path too
                     }
+                    for (int i = 0; i < 100; i++) {               // the release by prerequisites, from here
+                        Counter warmGate = new Counter("warm gate");
+                        warmGate.add(1);
+                        jobs.after(warmGate).run(Priority.NORMAL, "warm-up", nothing, warmUp);
+                        warmGate.decrement();
+                    }
                     warmUp.await(Duration.ofSeconds(10));
                     jobs.run(Priority.NORMAL, "holder", () -> {
                         holding = true;
@@ -62,6 +70,10 @@ class InjectionOutOfMemoryTest {
                         submitted++;
                     }
                     Counter batch = new Counter("batch");     // made before the heap is full
+                    Counter gate = new Counter("gate");
+                    gate.add(1);
+                    Counter released = new Counter("released");
+                    jobs.after(gate).run(Priority.NORMAL, "released", nothing, released);
                     hog = fillHeap();
                     Throwable thrown = null;
                     for (int i = 0; i < 2000 && thrown == null; i++) {
@@ -81,11 +93,21 @@ class InjectionOutOfMemoryTest {
                         batchThrown = t;
                     }
                     long batchValue = batch.value();
+                    // A job whose prerequisite this thread completes: released here, injected here.
+                    Throwable releaseThrown = null;
+                    try {
+                        gate.decrement();
+                    } catch (Throwable t) {
+                        releaseThrown = t;
+                    }
+                    long releasedValue = released.value();
                     hog = null;
                     System.gc();
                     System.out.println("RESULT thrown=" + thrown);
                     System.out.println("RESULT batchThrown=" + batchThrown);
                     System.out.println("RESULT batchValue=" + batchValue);
+                    System.out.println("RESULT releaseThrown=" + releaseThrown);
+                    System.out.println("RESULT releasedValue=" + releasedValue);
                     System.out.println("RESULT submitted=" + submitted);
                     System.out.println("RESULT valueAtError=" + valueAtError);
                     release = true;
@@ -117,6 +139,10 @@ class InjectionOutOfMemoryTest {
         assertTrue(results.getOrDefault("batchThrown", "").startsWith("java.lang.OutOfMemoryError"),
                 "a batch from outside gets the Error too: " + out);
         assertEquals("0", results.get("batchValue"), "none of the batch was queued, and none is counted: " + out);
+        assertEquals("null", results.get("releaseThrown"), "a decrement that releases a job does not throw: " + out);
+        // Prerequisites.Release catches what the release throws and cancels the job (reported to the
+        // uncaught-failure handler): this held on the old code too, and is checked here so that it stays so.
+        assertEquals("0", results.get("releasedValue"), "the released job that could not be queued completed: " + out);
         assertEquals("true", results.get("reached"), "the waiter saw every queued job end: " + out);
         assertEquals("0", results.get("valueAfter"), out);
     }
