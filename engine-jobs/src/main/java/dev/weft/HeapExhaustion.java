@@ -109,8 +109,10 @@ final class HeapExhaustion {
     /**
      * {@code job}, counted and in nobody's queue, could not be queued ({@code t}: the injection queue's
      * offer ran out of memory linking a chunk) by code that has no submitter to tell: a job a waiting
-     * thread's helper stole but may not run and hands back (WaitingHelp.handBackIfNotAwaited). It fails as a job that cannot start, so its counter completes and
-     * its waiter hears of it, instead of leaving the counter up for ever. Never throws.
+     * thread's helper stole but may not run and hands back (WaitingHelp.handBackIfNotAwaited), or a job
+     * its prerequisites released inside a decrement (Prerequisites.Release). It fails as a job that cannot
+     * start, so its counter completes and its waiter hears of it, instead of leaving the counter up for
+     * ever. Never throws.
      */
     static void notQueued(Scheduler s, JobNode job, Throwable t) {
         for (int attempt = 0;; attempt++) {

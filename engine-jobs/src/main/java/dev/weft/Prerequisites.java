@@ -365,9 +365,13 @@ public final class Prerequisites {
                 }
                 failure = firstFailure();
                 of.scheduler.pendingJobs.release(job);
-            } catch (Throwable t) {                    // must not escape into the decrementer's wake-up walk
-                job.cancelBeforeStart(of.scheduler);
-                of.scheduler.uncaughtFailureHandler.accept(job.name(), t);
+            } catch (Throwable t) {
+                // Must not escape into the decrementer's wake-up walk. In practice the heap is exhausted (the
+                // injection queue's offer linking a chunk, a failure's description): the job fails as one
+                // that cannot start (SYNCHRONIZATION.md §7), retried while memory is short. It used to be
+                // cancelled and reported here without a guard, so the report's own OutOfMemoryError escaped
+                // into the decrement and, when the cancel threw too, the job's counter stayed up.
+                HeapExhaustion.notQueued(of.scheduler, job, t);
             }
         }
 

@@ -14,9 +14,10 @@ import org.junit.jupiter.api.io.TempDir;
  * exhausted (a child JVM, -Xmx32m): the offer throws OutOfMemoryError after the job's counter was counted.
  * The submitter got the Error, but the unit stayed on the counter with the job in no queue, so the
  * counter never reached zero once everything else had run, and its waiter timed out. Now the unit is
- * taken back before the Error reaches the submitter. The same for a batch from outside. (A job its
- * prerequisites release on a thread that is no worker was already safe: the release catches the Error and
- * cancels the job, so the decrement does not throw and the job's counter completes; checked too.)
+ * taken back before the Error reaches the submitter. The same for a batch from outside. A job its
+ * prerequisites release on a thread that is no worker fails as one that cannot start, so the decrement
+ * does not throw and the job's counter completes (the release used to cancel and report it unguarded:
+ * the report's own Error escaped into the decrement, with the job's counter still up, 1 run in 4).
  *
  * <p>How the Error is made to come from the chunk: 4,000 jobs run first, so that their nodes come home to
  * the submitting thread (OutsideNodes) and later submissions allocate none; then the one worker is held by
@@ -36,7 +37,15 @@ class InjectionOutOfMemoryTest {
                 static volatile boolean holding, release;
 
                 public static void main(String[] args) throws Exception {
-                    JobSystem jobs = JobSystem.builder().workers(1).name("inject").build();
+                    // A logger that fails for the released job: the release used to report its Error there,
+                    // unguarded, so whatever the handler threw escaped into the decrement (deterministic here;
+                    // with the default handler, its own OutOfMemoryError did so 1 run in 4).
+                    JobSystem jobs = JobSystem.builder().workers(1).name("inject").onUncaughtFailure((name, t) -> {
+                        if ("released".equals(name)) {
+                            throw new IllegalStateException("the logger failed");
+                        }
+                        System.err.println(name + ": " + t);
+                    }).build();
                     // Warm-up: 4,000 jobs run and their nodes come home to this thread (OutsideNodes), so the
                     // submissions below take recycled nodes: with the heap full, the one allocation left on
                     // their path is the queue's next chunk.
@@ -114,6 +123,16 @@ class InjectionOutOfMemoryTest {
                     boolean reached = queued.await(Duration.ofSeconds(10));
                     System.out.println("RESULT reached=" + reached);
                     System.out.println("RESULT valueAfter=" + queued.value());
+                    // The released job was queued (a collection made room for the chunk) and runs now, or it
+                    // could not be and failed: either way its counter ends.
+                    boolean releasedEnded;
+                    try {
+                        releasedEnded = released.await(Duration.ofSeconds(10));
+                    } catch (JobFailedException failedToStart) {
+                        releasedEnded = released.value() == 0;
+                    }
+                    System.out.println("RESULT releasedEnded=" + releasedEnded);
+                    System.out.println("RESULT batchEnded=" + batch.await(Duration.ofSeconds(10)));
                     System.out.flush();
                     Runtime.getRuntime().halt(0);
                 }
@@ -131,18 +150,20 @@ class InjectionOutOfMemoryTest {
         assertTrue(results.getOrDefault("thrown", "").startsWith("java.lang.OutOfMemoryError"),
                 "the submitter got the OutOfMemoryError: " + out);
         // The holder's offer and 1,023 more fill the first chunk of 1,024; the next offer links a new one. The
-        // nodes are recycled, so that offer's chunk is the only allocation: the Error came from it. (The JVM's
-        // preallocated OutOfMemoryErrors with stack traces are used up by the heap filler, so no stack shows it.)
-        assertEquals("1023", results.get("submitted"), "the Error came at the offer that links a chunk: " + out);
+        // nodes are recycled, so that offer's chunk is mostly the only allocation and the Error comes from it
+        // (submitted=1023; 1 run in 10 a node was not home yet and the Error came a few submissions earlier,
+        // before the job was counted). (The JVM's preallocated OutOfMemoryErrors with stack traces are used up
+        // by the heap filler, so no stack shows it.)
         assertEquals(results.get("submitted"), results.get("valueAtError"),
                 "the counter holds the submissions that succeeded, not the one that failed: " + out);
-        assertTrue(results.getOrDefault("batchThrown", "").startsWith("java.lang.OutOfMemoryError"),
-                "a batch from outside gets the Error too: " + out);
-        assertEquals("0", results.get("batchValue"), "none of the batch was queued, and none is counted: " + out);
+        // A batch from outside gets the Error too, with none of it counted; or, if a collection made room
+        // meanwhile, it was queued whole.
+        boolean batchRefused = results.getOrDefault("batchThrown", "").startsWith("java.lang.OutOfMemoryError");
+        assertEquals(batchRefused ? "0" : "3", results.get("batchValue"), "a batch is counted only if queued: " + out);
+        assertEquals("true", results.get("batchEnded"), out);
         assertEquals("null", results.get("releaseThrown"), "a decrement that releases a job does not throw: " + out);
-        // Prerequisites.Release catches what the release throws and cancels the job (reported to the
-        // uncaught-failure handler): this held on the old code too, and is checked here so that it stays so.
-        assertEquals("0", results.get("releasedValue"), "the released job that could not be queued completed: " + out);
+        // Prerequisites.Release catches what the release throws and fails the job (HeapExhaustion.notQueued).
+        assertEquals("true", results.get("releasedEnded"), "the released job ran or failed, its counter ended: " + out);
         assertEquals("true", results.get("reached"), "the waiter saw every queued job end: " + out);
         assertEquals("0", results.get("valueAfter"), out);
     }
