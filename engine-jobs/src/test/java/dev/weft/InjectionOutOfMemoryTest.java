@@ -83,9 +83,15 @@ class InjectionOutOfMemoryTest {
                     gate.add(1);
                     Counter released = new Counter("released");
                     jobs.after(gate).run(Priority.NORMAL, "released", nothing, released);
+                    Object[] refills = new Object[64];        // made before the heap is full
                     hog = fillHeap();
                     Throwable thrown = null;
-                    for (int i = 0; i < 2000 && thrown == null; i++) {
+                    for (int i = 0; i < 60_000 && thrown == null; i++) {
+                        if (i % 1000 == 999) {
+                            // Still no Error: a collection made room (1 run in 8 on a loaded machine, the
+                            // chunk was linked). Fill that room too, before the next chunk's offer.
+                            refills[i / 1000] = fillHeap();
+                        }
                         try {
                             jobs.run(Priority.NORMAL, "queued", nothing, queued);
                             submitted++;
@@ -111,6 +117,7 @@ class InjectionOutOfMemoryTest {
                     }
                     long releasedValue = released.value();
                     hog = null;
+                    refills = null;
                     System.gc();
                     System.out.println("RESULT thrown=" + thrown);
                     System.out.println("RESULT batchThrown=" + batchThrown);
