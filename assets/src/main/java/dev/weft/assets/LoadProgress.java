@@ -53,9 +53,7 @@ public final class LoadProgress {
             this(bytesDone, bytesTotal, assetsDone, assetsTotal, Outcome.LOADING);
         }
 
-        /**
-         * @throws NullPointerException if {@code outcome} is null
-         */
+        // Throws NullPointerException for a null outcome (the record's Javadoc documents the components).
         public Snapshot {
             if (outcome == null) {
                 throw new NullPointerException("outcome is null: use Outcome.LOADING for a load that has not ended");
