@@ -53,7 +53,11 @@ public final class LoadProgress {
             this(bytesDone, bytesTotal, assetsDone, assetsTotal, Outcome.LOADING);
         }
 
-        // Throws NullPointerException for a null outcome (the record's Javadoc documents the components).
+        /**
+         * A reading with its outcome; the components are as the record's description says.
+         *
+         * @throws NullPointerException if {@code outcome} is null
+         */
         public Snapshot {
             if (outcome == null) {
                 throw new NullPointerException("outcome is null: use Outcome.LOADING for a load that has not ended");
