@@ -224,6 +224,16 @@ final class JobDeque extends JobDequeLayout.PadAfterArray {
     }
 
     /**
+     * Unlinks the head of a chain {@link #takeAllOverflow} returned: clears its link (so that the node, run or
+     * cancelled from here, keeps none of the others reachable) and returns the rest, or null. Plain accesses: the chain is the caller's alone.
+     */
+    static JobNode unlinkHead(JobNode head) {
+        JobNode rest = head.nextFree;
+        head.nextFree = null;
+        return rest;
+    }
+
+    /**
      * Any thread: true if nodes wait on the overflow list (see {@link #keepOverflow}). An opaque read, on
      * array's line: for other threads a hint (their pre-park scans stay awake while it says so, and their
      * steals then take the list); for the owner, its own last write unless a taker emptied it.

@@ -94,10 +94,28 @@ public final class Jobs {
      * @throws IllegalStateException outside a job
      */
     public static String currentJobName() {
-        WaitingHelp h = Fiber.current() == null ? WaitingHelp.current() : null;
-        JobHandle<?> onMainThread = Fiber.current() == null && h == null ? MainThreadMailbox.runningOnCurrentThread() : null;
-        JobNode j = h != null ? h.runningJob : onMainThread != null ? onMainThread : requireFiber("currentJobName").currentJob;
+        JobNode j = runningOnCurrentThread();
         return j == null ? "(none)" : j.name();
+    }
+
+    /**
+     * The job this thread runs now: a fiber's, one a waiting thread runs as help, or a main-thread job;
+     * null on a fiber between jobs. On any other thread it throws.
+     */
+    private static JobNode runningOnCurrentThread() {
+        Fiber f = Fiber.current();
+        if (f != null) {
+            return f.currentJob;
+        }
+        WaitingHelp seat = WaitingHelp.current();
+        if (seat != null) {
+            return seat.runningJob;
+        }
+        JobHandle<?> onMainThread = MainThreadMailbox.runningOnCurrentThread();
+        if (onMainThread != null) {
+            return onMainThread;
+        }
+        throw notInAJob("currentJobName");
     }
 
     /**
@@ -266,10 +284,13 @@ public final class Jobs {
     private static Fiber requireFiber(String call) {
         Fiber f = Fiber.current();
         if (f == null) {
-            throw new IllegalStateException("Jobs." + call + "() works only inside a job running on a Weft "
-                    + "fiber, but was called on " + Thread.currentThread()
-                    + "; pass the value in from the job instead");
+            throw notInAJob(call);
         }
         return f;
+    }
+
+    private static IllegalStateException notInAJob(String call) {
+        return new IllegalStateException("Jobs." + call + "() works only inside a job running on a Weft "
+                + "fiber, but was called on " + Thread.currentThread() + "; pass the value in from the job instead");
     }
 }

@@ -219,14 +219,9 @@ final class Scheduler {
         RangeNode r = newRange(w, body, start, end, grain, counter, priority, group);
         countNewJob(w, counter);
         if (w == null) {
-            try {
-                picker.injectedJobs[priority].offer(r);
-            } catch (Throwable noRoom) {
-                // Not queued (see injectCountedUnlessCancelled): the unit goes back, and the Error fails the
-                // range that split, whose counter records it, rather than leaving the counter up for ever.
-                uncount(counter, 1, noRoom);
-                throw noRoom;
-            }
+            // Not queued, the unit goes back, and the Error fails the range that split, whose counter
+            // records it, rather than leaving the counter up for ever.
+            offerOrUncount(r, counter, 1);
             signalWork(priority);
         } else if (w.jobs[priority].push(r)) {
             signalWork(priority);
@@ -332,13 +327,24 @@ final class Scheduler {
             j.cancelBeforeStart(this);
             return;
         }
+        offerOrUncount(j, j.counter, counted);
+        parking.signalInjectedWork(j.priority);   // wakes the latest sleeper
+    }
+
+    /**
+     * Offers {@code j} to the injection queue. If the queue cannot take it (an OutOfMemoryError linking a
+     * new chunk: the offer changed nothing), the {@code counted} units the caller added on {@code c} for it
+     * (and for jobs after it that will not be queued either) are taken back before the Error goes on. The
+     * caller signals after this returns, outside the guard: a signal that throws must not un-count a job
+     * that is queued.
+     */
+    private void offerOrUncount(JobNode j, Counter c, int counted) {
         try {
             picker.injectedJobs[j.priority].offer(j);
         } catch (Throwable noRoom) {
-            uncount(j.counter, counted, noRoom);
+            uncount(c, counted, noRoom);
             throw noRoom;
         }
-        parking.signalInjectedWork(j.priority);   // wakes the latest sleeper
     }
 
     /**

@@ -86,10 +86,9 @@ final class WorkPicker {
                 // Nodes a push kept aside (the ring could not grow): queued jobs too, so cancelled and listed
                 // here. Taken whole by one getAndSet, exclusive with the owner's one-by-one CAS and a thief's.
                 for (j = d.takeAllOverflow(); j != null; ) {
-                    JobNode next = j.nextFree;
-                    j.nextFree = null;
+                    JobNode rest = JobDeque.unlinkHead(j);
                     j.cancelBeforeStart(s);
-                    j = next;
+                    j = rest;
                 }
             }
         }
@@ -430,16 +429,13 @@ final class WorkPicker {
         }
         thief.count(Worker.STEAL_ATTEMPTS);
         countSteal(thief, first);
-        JobNode j = first.nextFree;
-        first.nextFree = null;
         boolean moved = false;
-        while (j != null) {
-            JobNode next = j.nextFree;
-            j.nextFree = null;
+        for (JobNode j = JobDeque.unlinkHead(first); j != null; ) {
+            JobNode rest = JobDeque.unlinkHead(j);
             countSteal(thief, j);
             own.push(j);
             moved = true;
-            j = next;
+            j = rest;
         }
         if (moved) {
             parking.signalWork();                      // stealable now: let a sleeping worker share them
