@@ -20,7 +20,8 @@ final class CounterWait {
      *   <li>park until the node leaves WAITING or the value is reached (spurious wake-ups loop).</li>
      * </ol>
      * A fiber first runs inline the jobs of this counter still unstarted at the bottom of its own
-     * worker's deque (never an unrelated job), and its wait can be cancelled; the main thread keeps
+     * worker's deque (never an unrelated job), and its wait can be cancelled (so can a main-thread job's,
+     * and a helped job's); the main thread keeps
      * running main-thread jobs while it waits, one at a time with this check between them, so it cannot
      * deadlock on them and returns as soon as the value is reached. Any other thread (not a
      * fiber) runs, between those checks, queued FRAME jobs (those this wait depends on first) on its own
@@ -46,6 +47,10 @@ final class CounterWait {
         // wait is. Its cancellers unpark the seat's holder (WaitingHelp.wakeHolder) after their volatile
         // write, and this loop reads the flag before each park.
         WaitingHelp helpedSeat = fiber == null ? WaitingHelp.current() : null;
+        // A main-thread job waiting (an upload that joins its decode): cancellable too, as JobHandle.cancel()
+        // promises. Its cancellers unpark the mailbox's owner (Scheduler.wakeJobsWaitingOnThreads); before,
+        // the wait went on until its counter was done, and a cancelled level's upload held the game loop.
+        JobHandle<?> mainThreadJob = fiber == null && helpedSeat == null ? MainThreadMailbox.runningOnCurrentThread() : null;
 
         WaitNode node = new WaitNode(Thread.currentThread(), target, counter, counter.epochNow(),
                 fiber != null ? fiber.currentJob : null);
@@ -81,6 +86,13 @@ final class CounterWait {
                 if (helpedSeat != null && helpedSeat.cancellationRequested()) {
                     if (node.abandon()) {
                         throw helpedSeat.cancelledWhileWaiting(counter);
+                    }
+                    continue;                            // fired meanwhile: re-read state
+                }
+                if (mainThreadJob != null && mainThreadJob.stopRequested()) {
+                    if (node.abandon()) {
+                        throw new JobCancelledException("main-thread job '" + mainThreadJob.name()
+                                + "' was cancelled while waiting on " + counter);
                     }
                     continue;                            // fired meanwhile: re-read state
                 }

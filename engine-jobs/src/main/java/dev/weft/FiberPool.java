@@ -280,7 +280,7 @@ final class FiberPool {
                 n.cancel();                    // the waiting job's own group decides, as for handles
             }
         }
-        scheduler.wakeHelpedJob();
+        scheduler.wakeJobsWaitingOnThreads();
     }
 
     /**
@@ -292,7 +292,7 @@ final class FiberPool {
             f.cancelWait();
             f.interruptJob();
         }
-        scheduler.wakeHelpedJob();
+        scheduler.wakeJobsWaitingOnThreads();
     }
 
     /** For tests and the watchdog: every fiber made and not trimmed (live, idle, or retired at termination). */

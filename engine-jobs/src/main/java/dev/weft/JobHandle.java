@@ -209,7 +209,7 @@ public final class JobHandle<T> extends JobNode {
             if (f != null) {
                 f.cancelWaitOf(this);
             } else {
-                scheduler.wakeHelpedJob();       // run as help by a waiting thread: its wait re-reads
+                scheduler.wakeJobsWaitingOnThreads();   // run by a waiting or the main thread: its wait re-reads
             }
         }
         return false;

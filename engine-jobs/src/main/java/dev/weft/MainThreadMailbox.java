@@ -80,6 +80,18 @@ final class MainThreadMailbox {
         return owner;
     }
 
+    /**
+     * A canceller, after its volatile write: a main-thread job the owner is running may be parked in a
+     * wait, which re-reads its cancellation when woken (CounterWait). Unconditional: the owner's running
+     * job is in its ThreadLocal, which we cannot read, and a spurious unpark only costs it one more check.
+     */
+    void wakeOwnerForCancel() {
+        Thread o = owner;
+        if (o != null) {
+            LockSupport.unpark(o);
+        }
+    }
+
     /** No thread will run main-thread jobs: none was bound, or it ended (a main() that returned). */
     private boolean ownerGone() {
         Thread o = owner;

@@ -453,14 +453,18 @@ final class Scheduler {
     }
 
     /**
-     * A canceller, after its volatile write: a job run as help by a waiting thread (not a fiber) re-reads its
-     * cancellation in its wait (WaitingHelp.wakeHolder; spurious when the holder is not waiting).
+     * A canceller, after its volatile write: a job that runs on a plain thread, not a fiber, re-reads its
+     * cancellation in its wait. That is a job run as help by a waiting thread (WaitingHelp.wakeHolder) or a
+     * main-thread job (the mailbox's owner). Each unpark is spurious when that thread is not waiting, which
+     * every park loop tolerates; and one that comes before the waiter parks leaves it the permit, so its
+     * park returns at once and it re-reads the flag: no wake-up can be lost.
      */
-    void wakeHelpedJob() {
+    void wakeJobsWaitingOnThreads() {
         WaitingHelp seat = waitingHelp;
         if (seat != null) {
             seat.wakeHolder();
         }
+        mainThread.wakeOwnerForCancel();
     }
 
     /** On {@code w}'s carrier: a fiber taken for a job, before it can run. */

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -153,6 +154,72 @@ class MainThreadJobsTest {
                 jobs.runMainThreadJobs(LONG.toNanos());
             }
             assertEquals("job 'upload' was cancelled", seen.get());
+        }
+    }
+
+    /**
+     * A main-thread job waiting on a counter (an upload that joins its decode) is cancelled: by its handle,
+     * by its group's cancel (a level unloaded), by {@code shutdownNow()}. {@code JobHandle.cancel()} says a
+     * wait the job is parked in throws {@link JobCancelledException}; on the main thread the wait went on
+     * until its counter was done, which here is never: the game loop hung in {@code runMainThreadJobs}.
+     */
+    @Test
+    void aMainThreadJobWaitingOnACounterIsCancellable() throws Exception {
+        try (JobSystem jobs = system(2)) {
+            jobs.bindMainThread();
+            Counter never = new Counter("decode that never ends");
+            never.add(1);
+            AtomicReference<Throwable> seen = new AtomicReference<>();
+            AtomicReference<JobHandle<Object>> self = new AtomicReference<>();
+            CountDownLatch waiting = new CountDownLatch(1);
+            JobHandle<Object> upload = jobs.onMainThread("upload", () -> {
+                waiting.countDown();
+                try {
+                    never.await();
+                } catch (Throwable t) {
+                    seen.set(t);
+                    throw t;
+                }
+                return null;
+            });
+            self.set(upload);
+            Thread canceller = Thread.ofPlatform().start(() -> {
+                try {
+                    waiting.await();
+                    Thread.sleep(20);                          // most likely parked in the wait by now
+                    self.get().cancel();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            jobs.runMainThreadJobs(Long.MAX_VALUE);           // hung here before
+            canceller.join();
+            assertInstanceOf(JobCancelledException.class, seen.get());
+            assertEquals("main-thread job 'upload' was cancelled while waiting on " + never, seen.get().getMessage());
+            assertTrue(upload.isDone());
+
+            JobGroup level = jobs.newGroup("level");
+            CountDownLatch groupWaiting = new CountDownLatch(1);
+            AtomicReference<JobHandle<Object>> inGroup = new AtomicReference<>();
+            inGroup.set(join(level.submit(Priority.NORMAL, "loader", () -> jobs.onMainThread("upload", () -> {
+                groupWaiting.countDown();
+                never.await(Duration.ofDays(1));               // a timed wait is cancellable too
+                return null;
+            }))));
+            Thread unloader = Thread.ofPlatform().start(() -> {
+                try {
+                    groupWaiting.await();
+                    Thread.sleep(20);
+                    level.cancel();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            while (!inGroup.get().isDone()) {
+                jobs.runMainThreadJobs(Long.MAX_VALUE);
+            }
+            unloader.join();
+            assertThrows(JobCancelledException.class, () -> inGroup.get().join());
         }
     }
 
