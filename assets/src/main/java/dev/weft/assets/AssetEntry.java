@@ -26,6 +26,7 @@ final class AssetEntry {
     final Counter done = new Counter();                // 1 (+1 while the job runs) until the job ended
     final AtomicBoolean started = new AtomicBoolean(); // CAS: one load job
     final AtomicBoolean cleaned = new AtomicBoolean(); // CAS: one cleanup
+    final AtomicBoolean progressCounted = new AtomicBoolean(); // CAS: the manager's progress counts it done once
     private final AtomicInteger refs = new AtomicInteger();   // unreleased AssetRefs; DEAD once gone
     final long queuedNanos = System.nanoTime();
     volatile long startedNanos;                        // timeline stamps: written by the load job

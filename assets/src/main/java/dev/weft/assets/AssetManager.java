@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -110,6 +111,7 @@ public final class AssetManager implements AutoCloseable {
     // Counted from the job's first line, so a job still queued when close() cancels its group is not
     // counted; it then stops at its first cancellation check, before any decode.
     private final Counter loadsRunning = new Counter("asset loads running");
+    private final Counter dropsBeingCounted = new Counter("dropped asset loads being counted");   // accountIfDropped
     // request() calls between their closed check and their return: close() waits for them before it sweeps
     // the entries (see close()). Incremented before the check, so close() sees the call or the call sees closed.
     private final AtomicInteger requestsInFlight = new AtomicInteger();
@@ -269,7 +271,7 @@ public final class AssetManager implements AutoCloseable {
         } catch (RuntimeException x) {              // refused (closing), or a source that threw: counted as done
             e.cancelled = true;
             e.endLoad();
-            progress.addDone(0, 1);
+            countDone(e);
             throw x;
         } finally {
             e.done.decrement();
@@ -290,6 +292,22 @@ public final class AssetManager implements AutoCloseable {
             e.dead = true;                          // volatile write, then read loadEnded in maybeCleanup
             e.group.cancel();
             maybeCleanup(e);
+            accountIfDropped(e);
+        }
+    }
+
+    /** A dead asset's unstarted load job never runs: count it done once its counter drops (ran or dropped). */
+    private void accountIfDropped(AssetEntry e) {
+        try {
+            housekeeping.after(e.done).run(Priority.BACKGROUND, "count " + e.id, () -> countDone(e), dropsBeingCounted);
+        } catch (RejectedExecutionException stopped) {
+            countDone(e);                           // no job runs any more, this one's included
+        }
+    }
+
+    private void countDone(AssetEntry e) {
+        if (e.progressCounted.compareAndSet(false, true)) {
+            progress.addDone(0, 1);
         }
     }
 
@@ -311,7 +329,7 @@ public final class AssetManager implements AutoCloseable {
         } finally {
             e.endedNanos = System.nanoTime();
             e.endLoad();                            // notifies watchers
-            progress.addDone(0, 1);
+            countDone(e);
             maybeCleanup(e);
             loadsRunning.decrement();               // last: its memory is freed or handed over by now
         }
@@ -408,6 +426,7 @@ public final class AssetManager implements AutoCloseable {
                 e.dead = true;
                 e.group.cancel();
                 maybeCleanup(e);
+                accountIfDropped(e);
                 killed.add(e);
             }
         }
@@ -418,6 +437,7 @@ public final class AssetManager implements AutoCloseable {
             // An asset released before close() left the map, but its load job may still be decoding: it
             // runs to its next cancellation check (a PNG decode is one native call) and frees what it made.
             awaitEnded(loadsRunning, deadline);
+            awaitEnded(dropsBeingCounted, deadline);
             // A task its cancelled caller abandoned still runs; after shutdownNow() none of them can.
             lane.awaitIdle(untilDeadline(deadline), jobs::isTerminated);
             // Every cleanup above has submitted the job that queues its GPU free (before loadsRunning came
