@@ -63,6 +63,10 @@ public final class Counter {
     private volatile long maxWaitTarget;                  // >= every registered target; CAS-max, never lowered
                                                           // (starts at 0 without a fence: targets are >= 0)
     private volatile JobFailedException failure;          // first failure; CAS from null
+    // Someone reads this counter's values between start and zero: the public value(), or a wait registered
+    // for a target above zero. Workers then hold none of its decrements back (Worker.holdEnded, §13), which
+    // would show ended jobs as pending. Set once to true (a racy set of true is idempotent), never cleared.
+    volatile boolean watched;
     // A job of this counter was cancelled before it started, or stopped for its cancellation (ended by
     // JobCancelledException, or shutdownNow's InterruptedException, after being asked to stop). Read for the fresh counter of a blocking
     // fan-out (parallelFor, runAndWait), and by an await in a cancelled job, after its wait saw the value
@@ -109,11 +113,22 @@ public final class Counter {
     }
 
     /**
-     * The current value.
+     * The current value. From the first call on, the workers subtract each ended job of this counter at
+     * once; before it, a worker may hold back the decrements of jobs of this counter that ended on it
+     * (one subtraction for many: SYNCHRONIZATION.md section 13), so a progress display that polls this
+     * sees every ended job, at most the jobs running at the moment of its first call excepted.
      *
      * @return the number of pending units, never below zero
      */
     public long value() {
+        if (!watched) {
+            watched = true;
+        }
+        return pending();
+    }
+
+    /** The value, for Weft's own reads: does not stop the workers holding decrements back. */
+    long pending() {
         return (int) state;
     }
 
@@ -256,7 +271,7 @@ public final class Counter {
      */
     public void await(long target) {
         checkTarget(target);
-        if (value() > target) {
+        if (pending() > target) {
             CounterWait.await(this, target, -1L);
         }
         throwIfFailed();
@@ -310,7 +325,7 @@ public final class Counter {
         checkTarget(target);
         checkTimeout(timeout);
         long nanos = Math.max(0L, Timeouts.saturatedNanos(timeout));
-        boolean reached = value() <= target || CounterWait.await(this, target, nanos);
+        boolean reached = pending() <= target || CounterWait.await(this, target, nanos);
         if (reached) {
             throwIfFailed();
             throwIfCancelledWaiterMissedWork();
@@ -358,7 +373,7 @@ public final class Counter {
 
     @Override
     public String toString() {
-        return "Counter[" + name() + " = " + value() + "]";
+        return "Counter[" + name() + " = " + pending() + "]";
     }
 
     /** jcstress: pushes a node and abandons it, as a timed-out wait does. */
@@ -442,6 +457,9 @@ public final class Counter {
     }
 
     private void raiseMaxWaitTarget(long target) {
+        if (target > 0 && !watched) {
+            watched = true;                  // before the push: a worker that holds back reads it (§13)
+        }
         long m;
         while ((m = maxWaitTarget) < target && !MAX_WAIT_TARGET.compareAndSet(this, m, target)) {
             Thread.onSpinWait();

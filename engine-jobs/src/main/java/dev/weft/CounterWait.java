@@ -33,7 +33,7 @@ final class CounterWait {
         if (fiber != null) {
             fiber.helpBeforeWait(counter, target);
             fiber.worker().flushHeld();                  // decrements this worker held back (§13) first
-            if (counter.value() <= target) {
+            if (counter.pending() <= target) {
                 return true;
             }
         }
@@ -73,7 +73,7 @@ final class CounterWait {
                 if (s == WaitNode.CANCELLED) {
                     throw fiber.cancelledWhileWaiting(counter);
                 }
-                if (counter.value() <= target) {
+                if (counter.pending() <= target) {
                     node.abandon();                      // leave no stale wake-up behind if we can
                     return true;
                 }

@@ -513,7 +513,7 @@ final class Fiber implements Executor, Runnable {
         }
         // The value less what our own worker holds back (§13) is what the value will be after our flush:
         // still >= the jobs not yet ended, so stopping at the target never stops early.
-        while (counter.value() - worker().heldFor(counter) > target) {
+        while (counter.pending() - worker().heldFor(counter) > target) {
             JobNode j = worker().popLocalJobOf(counter, this);
             if (j == null) {
                 return;

@@ -186,7 +186,7 @@ final class JobSystemExecutorService extends AbstractExecutorService {
 
     @Override
     public String toString() {
-        return "ExecutorService[" + scheduler.name() + (isShutdown() ? ", shut down" : "") + ", " + pending.value()
+        return "ExecutorService[" + scheduler.name() + (isShutdown() ? ", shut down" : "") + ", " + pending.pending()
                 + " tasks pending]";
     }
 

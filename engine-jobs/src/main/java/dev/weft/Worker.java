@@ -222,7 +222,8 @@ final class Worker extends WorkerLayout.PadAfterParkState {
      * once per job). Another counter's job ending flushes the one held. The flush points, each on this
      * worker's thread: before a top-level job of another counter starts ({@link #beforeJob}), at the end
      * of a fiber's help before a wait, when a fiber unmounts (parks, yields or ends: {@link #mount}),
-     * before the fiber loop or the carrier goes idle, and every {@value #MAX_HELD} held decrements.
+     * before the fiber loop or the carrier goes idle, and every {@value #MAX_HELD} held decrements. Nothing is
+     * held for a {@code Counter.watched} counter (its values are read between start and zero).
      */
     void holdEnded(Counter c) {
         assert onOwnerThread("holdEnded");
@@ -230,8 +231,8 @@ final class Worker extends WorkerLayout.PadAfterParkState {
             flushHeld();
             heldCounter = c;
         }
-        if (++heldEnded >= MAX_HELD) {
-            flushHeld();
+        if (++heldEnded >= MAX_HELD || c.watched) {
+            flushHeld();                  // watched: someone reads values between start and zero
         }
     }
 
@@ -257,7 +258,7 @@ final class Worker extends WorkerLayout.PadAfterParkState {
 
     /** Before a top-level job of {@code counter} starts here: a held counter of another is flushed. */
     void beforeJob(Counter counter) {
-        if (heldCounter != null && heldCounter != counter) {
+        if (heldCounter != null && (heldCounter != counter || counter.watched)) {
             flushHeld();
         }
     }
