@@ -195,7 +195,7 @@ public final class JobGraph {
                         + name + "': edges join nodes of one builder");
             }
             owner.checkOpen();
-            if (!successors.contains(later)) {
+            if (owner.edges.add(((long) index << 32) | later.index)) {   // a set: a list's contains was O(edges)
                 successors.add(later);
                 later.predecessors.add(this);
             }
@@ -212,6 +212,10 @@ public final class JobGraph {
     public static final class Builder {
         private final String name;
         private final List<Node> nodes = new ArrayList<>();
+        // Names and edges (from index << 32 | to index) seen so far: a scan of the node list per name, and of
+        // the successor list per edge, made building N nodes O(N^2) (40,000 nodes in a chain: 7.5 s).
+        private final java.util.Set<String> names = new java.util.HashSet<>();
+        private final java.util.Set<Long> edges = new java.util.HashSet<>();
         private boolean built;
 
         private Builder(String name) {
@@ -261,17 +265,16 @@ public final class JobGraph {
 
         private String checkName(String n) {
             Objects.requireNonNull(n, "node name");
-            for (Node other : nodes) {
-                if (other.name.equals(n)) {
-                    throw new IllegalArgumentException("graph '" + name + "' already has a node named '" + n
-                            + "': names identify nodes in errors and cycles, give each its own");
-                }
+            if (names.contains(n)) {
+                throw new IllegalArgumentException("graph '" + name + "' already has a node named '" + n
+                        + "': names identify nodes in errors and cycles, give each its own");
             }
             return n;
         }
 
         private Node add(Node n) {
             checkOpen();
+            names.add(n.name);
             nodes.add(n);
             return n;
         }
