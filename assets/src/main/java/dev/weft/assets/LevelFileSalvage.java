@@ -141,7 +141,9 @@ final class LevelFileSalvage {
                     }
                 }
                 lines.set(index, String.join(" ", tokens));
-                declarePlaceholder(needed, shared);
+                if (!declared.contains(shared)) {        // declared twice, it refused the level as a duplicate
+                    declarePlaceholder(needed, shared);
+                }
                 did = "'" + where + "' now uses a placeholder " + needed.keyword();
             } else {
                 did = drop(index);
