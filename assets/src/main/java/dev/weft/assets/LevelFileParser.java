@@ -11,8 +11,27 @@ import java.util.regex.Pattern;
  * The syntax half of {@link LevelFile#parse}: splits lines into statements and checks each on its own
  * (keywords, arity, names, paths, numbers, duplicates). Cross-references are {@link LevelValidator}'s job,
  * so an asset may be used on a line before the one that declares it.
+ *
+ * <p>Strict, it throws at the first bad line. Given a {@link LineRepair} ({@link LevelFileSalvage}), it hands
+ * each error to it and parses the line's new text in its place before going on, so one pass over the file
+ * reports and repairs every line-local error, in the order and with the messages a strict parse of each
+ * repaired text would give: a line sees exactly the lines before it, as repaired. A failed line leaves no
+ * trace in the model.
  */
 final class LevelFileParser {
+    /** What a repairing parse does with a bad line. */
+    @FunctionalInterface
+    interface LineRepair {
+        /**
+         * Repairs the line {@code error} names.
+         *
+         * @param error the error, with its 1-based line
+         * @return the line's new text, parsed again in its place
+         * @throws AssetFormatException to stop parsing (a file that cannot be repaired)
+         */
+        String repair(AssetFormatException error);
+    }
+
     static final String HEADER = "weft-level 1";
     private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_.-]{0,63}");
     private static final Pattern PATH = Pattern.compile("[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*");
@@ -22,21 +41,31 @@ final class LevelFileParser {
     private final String file;
     private final CodecRegistry codecs;                          // which file extensions a kind accepts
     private final Map<String, LevelAsset> assets = new LinkedHashMap<>();
-    private final List<LevelEntity> entities = new ArrayList<>();
+    private final Map<Integer, LevelEntity> entities = new LinkedHashMap<>();   // by line, in line order
     private final Map<String, Integer> entityLines = new HashMap<>();
+    private final Map<Integer, String> assetLines = new HashMap<>();  // name of the asset a line declares
     private final Map<Integer, String> lines = new HashMap<>();   // statement text by line, for messages
     private boolean sawHeader;
+    private String redeclaring;   // the asset of the line reparseLine is replacing: declaring it again is no duplicate
 
     private LevelFileParser(String file, CodecRegistry codecs) {
         this.file = file;
         this.codecs = codecs;
     }
 
+    /** Parses strictly: throws {@link AssetFormatException} at the first bad line. */
     static LevelFileParser parse(String file, String text, CodecRegistry codecs) {
+        return parse(file, text, codecs, null);
+    }
+
+    /**
+     * Parses, handing each bad line to {@code repair} (strict if null); a missing header is thrown either way.
+     */
+    static LevelFileParser parse(String file, String text, CodecRegistry codecs, LineRepair repair) {
         LevelFileParser parser = new LevelFileParser(file, codecs);
         String[] rawLines = text.split("\r?\n", -1);
         for (int i = 0; i < rawLines.length; i++) {
-            parser.line(i + 1, rawLines[i]);
+            parser.parseLine(i + 1, rawLines[i], repair);
         }
         if (!parser.sawHeader) {
             throw new AssetFormatException(file, 1, "empty level file, expected '" + HEADER + "'");
@@ -49,12 +78,61 @@ final class LevelFileParser {
     }
 
     List<LevelEntity> entities() {
-        return entities;
+        return new ArrayList<>(entities.values());
     }
 
     /** Statement text (comment stripped) by 1-based line number. */
     Map<Integer, String> lines() {
         return lines;
+    }
+
+    /**
+     * Parses line {@code number} after the ones parsed so far (a repairing parse also parses the placeholder
+     * declarations it appends after the file's lines this way), repairing it until it parses.
+     */
+    void parseLine(int number, String raw, LineRepair repair) {
+        while (true) {
+            try {
+                line(number, raw);
+                return;
+            } catch (AssetFormatException e) {
+                if (repair == null) {
+                    throw e;
+                }
+                lines.remove(number);          // a dropped line has no statement to quote
+                raw = repair.repair(e);
+            }
+        }
+    }
+
+    /**
+     * Replaces line {@code number}, parsed before, with {@code raw}: forgets what it declared and parses the
+     * new text (repairing it with {@code repair} if it is bad). An asset or entity the new text declares
+     * again keeps its place in declaration order, where a parse of the whole new text would put it.
+     *
+     * @return true if an asset the line declared is gone, so references to it no longer resolve
+     */
+    boolean reparseLine(int number, String raw, LineRepair repair) {
+        String asset = assetLines.remove(number);
+        LevelEntity entity = entities.get(number);
+        if (entity != null) {
+            entityLines.remove(entity.name());
+        }
+        lines.remove(number);
+        redeclaring = asset;
+        try {
+            parseLine(number, raw, repair);
+        } finally {
+            redeclaring = null;
+        }
+        if (entity != null && entities.get(number) == entity) {
+            entities.remove(number);       // not declared again (the line was dropped): the old one is still there
+        }
+        boolean assetGone = asset != null && !asset.equals(assetLines.get(number));
+        if (assetGone) {
+            assets.remove(asset);
+        }
+        return assetGone;
     }
 
     private void line(int number, String raw) {
@@ -145,20 +223,27 @@ final class LevelFileParser {
                 throw error(number, "entity '" + name + "' has no " + required + "= in '" + statement + "'");
             }
         }
-        Integer previous = entityLines.putIfAbsent(name, number);
+        Integer previous = entityLines.get(name);
         if (previous != null) {
             throw error(number, "duplicate entity '" + name + "' (first declared on line " + previous + ")");
         }
-        entities.add(new LevelEntity(name, refs.get("mesh"), refs.get("texture"), refs.get("collision"),
-                coordinate(number, tokens[positionAt], statement), coordinate(number, tokens[positionAt + 1], statement),
-                coordinate(number, tokens[positionAt + 2], statement), number));
+        float x = coordinate(number, tokens[positionAt], statement);
+        float y = coordinate(number, tokens[positionAt + 1], statement);
+        float z = coordinate(number, tokens[positionAt + 2], statement);
+        // Recorded only now that the line has parsed: a repairing parse goes on after a bad line, and a
+        // dropped entity must not make a later one with its name a duplicate.
+        entityLines.put(name, number);
+        entities.put(number, new LevelEntity(name, refs.get("mesh"), refs.get("texture"), refs.get("collision"),
+                x, y, z, number));
     }
 
     private void declare(int number, LevelAsset asset) {
-        LevelAsset previous = assets.putIfAbsent(asset.name(), asset);
-        if (previous != null) {
+        LevelAsset previous = assets.get(asset.name());
+        if (previous != null && !asset.name().equals(redeclaring)) {
             throw error(number, "duplicate asset '" + asset.name() + "' (first declared on line " + previous.line() + ")");
         }
+        assets.put(asset.name(), asset);   // a redeclared asset keeps its place: put does not move a key
+        assetLines.put(number, asset.name());
     }
 
     private String name(int number, String token, String statement) {

@@ -13,9 +13,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Parses a level file strictly with {@link LevelFile#parse}, and when that fails, repairs the text one
- * error at a time so the level can still load with placeholders: every error becomes a
- * {@link LoadFailure} (file and line as the parser gave them), and the line is rewritten:
+ * Parses a level file strictly with {@link LevelFile#parse}, and when that fails, repairs the text so the
+ * level can still load with placeholders: every error becomes a {@link LoadFailure} (file and line as the
+ * parser gave them), and the line is rewritten:
  * <ul>
  *   <li>a reference to an unknown asset: the asset is declared as a placeholder of the kind the
  *       reference needs (an entity's {@code texture=nope} gets a checker texture called {@code nope});</li>
@@ -27,15 +27,30 @@ import java.util.regex.Pattern;
  * </ul>
  * Placeholders are declared with paths under {@link AssetId#PLACEHOLDER_DIR}, which the asset manager
  * loads without I/O. A missing or wrong header cannot be repaired (it may not be a level file at all):
- * that error is thrown, and so is a file with more than {@value #MAX_REPAIRS} errors (each repair parses the
- * text again). Pure and thread-safe, like the parser; in a job it checks for cancellation and yields to
- * more urgent work between repairs.
+ * that error is thrown, and so is a file with more than {@value #MAX_REPAIRS} errors (more likely the wrong
+ * file than a level worth loading). Pure and thread-safe, like the parser; in a job it checks for
+ * cancellation and yields to more urgent work between repairs and between parses.
+ *
+ * <p>The repairs and their order are those of repairing one error at a time and parsing the whole text
+ * again after each, but that cost lines x errors (a 20,000-line file with 150 bad lines took 10 s). So a
+ * repair round parses once: the parser hands each bad line to {@link #repairLine} and parses its new text in
+ * place ({@link LevelFileParser}), then the validator hands each cross-line error to {@link #repairModel}
+ * and goes on ({@link LevelValidator}). A broken file costs three parses: the strict one that failed, one
+ * round and a strict one of the repaired text, whatever the number of errors (a round more only if a
+ * cross-line repair drops an asset's line, which takes that line's third error). {@code LevelFileSalvageTest}
+ * checks both against that loop, kept in the tests.
  */
 final class LevelFileSalvage {
     static final String PLACEHOLDER_CUBE = "__placeholder_cube";
-    // Each repair re-parses the whole file, so repairs cost lines x errors: 16,000 broken lines took 107 s.
-    // A file with more errors than this is more likely the wrong file than a level worth loading.
+    // A file with more errors than this is more likely the wrong file (another version, another format)
+    // than a level worth loading with that many placeholders, and every error is a LoadFailure to log.
+    // Repairs no longer cost a parse each, so this is not about time: a file of 5,000 bad lines is refused
+    // after its 201st repair, within one parse.
     static final int MAX_REPAIRS = 200;
+    // A round repairs every error it meets; the next is needed only after a cross-line repair removed an
+    // asset, which takes the third error on that asset's line: more rounds than this means the repairs do
+    // not converge.
+    static final int MAX_ROUNDS = 8;
     private static final Pattern UNKNOWN = Pattern.compile("unknown asset '([^']+)'");
     private static final Pattern WRONG_KIND = Pattern.compile("'([^']+)' is a (\\w+) but '([^']+)' needs a (\\w+)");
     private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_.-]{0,63}");
@@ -44,8 +59,9 @@ final class LevelFileSalvage {
      * @param level        the parsed level (of the repaired text, if it needed repairs)
      * @param failures     one per repair, in the order found
      * @param placeholders names of assets that were declared as placeholders by a repair
+     * @param parses       how many times the whole text was parsed (tests: not once per repair)
      */
-    record Result(LevelFile level, List<LoadFailure> failures, Set<String> placeholders) {}
+    record Result(LevelFile level, List<LoadFailure> failures, Set<String> placeholders, int parses) {}
 
     private final String file;
     private final String levelName;
@@ -55,6 +71,9 @@ final class LevelFileSalvage {
     private final Set<String> declared = new LinkedHashSet<>();
     private final Map<Integer, Integer> repairsPerLine = new HashMap<>();
     private final List<LoadFailure> failures = new ArrayList<>();
+    private LevelFileParser round;   // the model of the round under way
+    private int extrasParsed;        // how many of `extra` the round's model has
+    private int parses;
 
     private LevelFileSalvage(String levelName, String file, String text, CodecRegistry codecs) {
         this.levelName = levelName;
@@ -75,29 +94,81 @@ final class LevelFileSalvage {
     }
 
     private Result run() {
-        int budget = lines.size() * 3 + 8;              // each line is repaired at most twice, then dropped
-        for (int attempt = 0; attempt < budget; attempt++) {
-            if (failures.size() > MAX_REPAIRS) {
-                throw new AssetFormatException(file, "more than " + MAX_REPAIRS + " errors (the first: "
-                        + failures.get(0).message() + "); not repaired further. Is it a level file of another"
-                        + " version, or not a level file?");
-            }
-            // Each repair parses the whole text again: let a more urgent job have the worker between
-            // parses, and stop when the level was unloaded meanwhile (both no-ops outside a job).
+        boolean strict = true;                           // a clean file costs one parse, as before
+        for (int rounds = 0; ; rounds++) {
+            // A parse of a big file is long: let a more urgent job have the worker between parses, and stop
+            // when the level was unloaded meanwhile (both no-ops outside a job).
             Jobs.checkpoint();
             Jobs.checkCancelled();
-            try {
-                LevelFile level = LevelFile.parse(file, text(), codecs);
-                return new Result(level, List.copyOf(failures), Set.copyOf(declared));
-            } catch (AssetFormatException e) {
-                if (e.line() <= 0 || e.line() > lines.size() || e.getMessage().contains("expected header")
-                        || e.getMessage().contains("empty level file")) {
-                    throw e;                             // not a level file, or an error in our own lines
+            if (strict) {
+                try {
+                    parses++;
+                    LevelFile level = LevelFile.parse(file, text(), codecs);
+                    return new Result(level, List.copyOf(failures), Set.copyOf(declared), parses);
+                } catch (AssetFormatException e) {
+                    requireRepairable(e);
                 }
-                repair(e);
             }
+            if (rounds == MAX_ROUNDS) {
+                throw new AssetFormatException(file, "still malformed after " + failures.size() + " repairs; giving up");
+            }
+            strict = repairRound();
         }
-        throw new AssetFormatException(file, "still malformed after " + failures.size() + " repairs; giving up");
+    }
+
+    /**
+     * Parses the text once, repairing every error on the way, in the order a strict parse of each repaired
+     * text would report them.
+     *
+     * @return true if it went through; false if a repair removed an asset, so another round must check the
+     *         references to it
+     */
+    private boolean repairRound() {
+        parses++;
+        extrasParsed = extra.size();                     // text() has them
+        round = LevelFileParser.parse(file, text(), codecs, this::repairLine);
+        parseNewExtras();                                // after the file's lines, where text() puts them
+        return LevelValidator.repair(file, round, this::repairModel);
+    }
+
+    /** Repairs a line-local error: the parser parses the line's new text in its place. */
+    private String repairLine(AssetFormatException e) {
+        repairCounted(e);
+        return lines.get(e.line() - 1);
+    }
+
+    /** Repairs a cross-line error and brings the round's model up to date with the new text. */
+    private boolean repairModel(AssetFormatException e) {
+        String before = lines.get(e.line() - 1);
+        repairCounted(e);
+        parseNewExtras();
+        String after = lines.get(e.line() - 1);
+        return after.equals(before) || !round.reparseLine(e.line(), after, this::repairLine);
+    }
+
+    private void parseNewExtras() {
+        for (; extrasParsed < extra.size(); extrasParsed++) {
+            round.parseLine(lines.size() + extrasParsed + 1, extra.get(extrasParsed), this::repairLine);
+        }
+    }
+
+    private void repairCounted(AssetFormatException e) {
+        requireRepairable(e);
+        Jobs.checkpoint();
+        Jobs.checkCancelled();
+        repair(e);
+        if (failures.size() > MAX_REPAIRS) {
+            throw new AssetFormatException(file, "more than " + MAX_REPAIRS + " errors (the first: "
+                    + failures.get(0).message() + "); not repaired further. Is it a level file of another"
+                    + " version, or not a level file?");
+        }
+    }
+
+    private void requireRepairable(AssetFormatException e) {
+        if (e.line() <= 0 || e.line() > lines.size() || e.getMessage().contains("expected header")
+                || e.getMessage().contains("empty level file")) {
+            throw e;                                     // not a level file, or an error in our own lines
+        }
     }
 
     private String text() {

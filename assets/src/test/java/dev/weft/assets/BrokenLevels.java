@@ -6,7 +6,7 @@ import java.nio.charset.StandardCharsets;
  * Big level files with bad lines spread through them, one of each kind of error the salvage repairs in
  * turn: a bad coordinate, an unregistered extension, a duplicate, an unknown statement (line-local), an
  * unknown texture, an unknown collision source, a self-referencing collision, a reference to an asset of the
- * wrong kind (cross-line). For the {@link SalvageTiming} program.
+ * wrong kind (cross-line). For {@link LevelFileSalvageTest} and the {@link SalvageTiming} program.
  */
 final class BrokenLevels {
     static final int ERROR_KINDS = 8;
