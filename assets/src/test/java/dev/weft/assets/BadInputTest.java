@@ -146,7 +146,7 @@ class BadInputTest extends WithJobSystem {
 
     @Test
     void unusableLevelFilesEndTheLoadWithAnErrorAndNoLevel() {
-        // Each repair parses the whole file again: 16,000 broken lines took 107 s, unloading did not stop it,
+        // Each repair parsed the whole file again: 16,000 broken lines took 107 s, unloading did not stop it,
         // and close() waited for it (found by a probe). Past 200 errors the level is refused instead.
         StringBuilder manyErrors = new StringBuilder("weft-level 1\nmesh m meshes/m.obj\ntexture t textures/t.png\n");
         for (int i = 0; i < 1_000; i++) {
