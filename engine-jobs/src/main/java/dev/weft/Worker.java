@@ -87,6 +87,8 @@ final class Worker extends WorkerLayout.PadAfterParkState {
     // does anything that could make a waiter wait for it (see holdEnded).
     private Counter heldCounter;
     private int heldEnded;
+    private boolean heldWatchChecked;            // heldCounter's watched flag was read (false) for this batch,
+    private int heldWatchEpoch;                  // when Counter.watchEpoch() was this
     static final int MAX_HELD = 64;              // a flush at least every this many held decrements
     // volatile int parkState (RUNNING/PARKED/SIGNALLED; see WorkerParking) is declared in WorkerLayout,
     // between 128-byte pads, so the fields above, which this worker writes all the time, are not on the
@@ -222,8 +224,9 @@ final class Worker extends WorkerLayout.PadAfterParkState {
      * once per job). Another counter's job ending flushes the one held. The flush points, each on this
      * worker's thread: before a top-level job of another counter starts ({@link #beforeJob}), at the end
      * of a fiber's help before a wait, when a fiber unmounts (parks, yields or ends: {@link #mount}),
-     * before the fiber loop or the carrier goes idle, and every {@value #MAX_HELD} held decrements. Nothing is
-     * held for a {@code Counter.watched} counter (its values are read between start and zero).
+     * before the fiber loop or the carrier goes idle, and every {@value #MAX_HELD} held decrements. Of a
+     * {@code Counter.watched} counter (its values are read between start and zero) at most one decrement
+     * is held, until this worker's next job ends or starts.
      */
     void holdEnded(Counter c) {
         assert onOwnerThread("holdEnded");
@@ -231,9 +234,29 @@ final class Worker extends WorkerLayout.PadAfterParkState {
             flushHeld();
             heldCounter = c;
         }
-        if (++heldEnded >= MAX_HELD || c.watched) {
-            flushHeld();                  // watched: someone reads values between start and zero
+        int n = ++heldEnded;
+        if (n >= MAX_HELD || (n >= 2 && heldCounterWatched())) {
+            flushHeld();
         }
+    }
+
+    /**
+     * Is the held counter watched (someone reads its values between start and zero, Counter.watched)? Then
+     * it must not stay above the truth: the caller flushes. Asked only once this worker would hold a second
+     * decrement, or start another job, not at the first: a thread outside submitting one job at a time
+     * finds this worker idle after each, and the idle flush comes first, so it never pays a read here. The
+     * counter's own flag is read once per batch; after that only the JVM-wide epoch, whose line stays in
+     * every core's cache (the counter's is its submitter's, whose adds write it: a read of it per job cost
+     * 30% in EmptyJobs from a job). The epoch is read before the flag (both volatile): Counter.watch says
+     * why no watch is missed.
+     */
+    private boolean heldCounterWatched() {
+        if (!heldWatchChecked) {
+            heldWatchChecked = true;
+            heldWatchEpoch = Counter.watchEpoch();
+            return heldCounter.watched;
+        }
+        return Counter.watchEpoch() != heldWatchEpoch;
     }
 
     /**
@@ -258,7 +281,7 @@ final class Worker extends WorkerLayout.PadAfterParkState {
 
     /** Before a top-level job of {@code counter} starts here: a held counter of another is flushed. */
     void beforeJob(Counter counter) {
-        if (heldCounter != null && (heldCounter != counter || counter.watched)) {
+        if (heldCounter != null && (heldCounter != counter || heldCounterWatched())) {
             flushHeld();
         }
     }
@@ -272,6 +295,7 @@ final class Worker extends WorkerLayout.PadAfterParkState {
         int n = heldEnded;
         heldCounter = null;
         heldEnded = 0;
+        heldWatchChecked = false;
         try {
             c.decrement(n);
         } catch (IllegalStateException misuse) {

@@ -77,6 +77,53 @@ class WatchedCounterTest {
     }
 
     /**
+     * The counter becomes watched while its worker already holds a decrement of it (the first job ended
+     * before anyone read the value): the worker sees the watch epoch move when its next job of the counter
+     * ends, and subtracts both, though it read the counter's own flag false when its batch began.
+     */
+    @Test
+    void aCounterWatchedWhileItsWorkerHoldsADecrementIsFlushedAtTheNextJobsEnd() {
+        try (JobSystem jobs = TestSupport.workersOnly(1)) {
+            Counter c = new Counter("loads");
+            AtomicBoolean secondRunning = new AtomicBoolean();
+            AtomicBoolean watchedNow = new AtomicBoolean();
+            AtomicBoolean thirdRunning = new AtomicBoolean();
+            AtomicBoolean releaseThird = new AtomicBoolean();
+            jobs.run(() -> {
+                jobs.run(Priority.NORMAL, "third", () -> {        // pushed first: runs last
+                    thirdRunning.set(true);
+                    while (!releaseThird.get()) {
+                        Thread.onSpinWait();                      // never unmounts: no other flush point
+                    }
+                }, c);
+                jobs.run(Priority.NORMAL, "second", () -> {
+                    secondRunning.set(true);                      // the first ended: its decrement is held
+                    while (!watchedNow.get()) {
+                        Thread.onSpinWait();
+                    }
+                }, c);
+                jobs.run(Priority.NORMAL, "first", () -> { }, c);
+            });
+            try {
+                TestSupport.eventually("the second job runs", secondRunning::get);
+                c.value();                                        // watched from here on
+                watchedNow.set(true);
+                TestSupport.eventually("the third job runs", thirdRunning::get);
+                long deadline = System.nanoTime() + PATIENCE.toNanos();
+                while (c.value() > 1 && System.nanoTime() - deadline < 0) {
+                    Thread.onSpinWait();
+                }
+                assertEquals(1, c.value(), "the first two jobs had ended, but their worker still held their"
+                        + " decrements while it ran the third");
+            } finally {
+                watchedNow.set(true);
+                releaseThird.set(true);
+            }
+            TestSupport.await(c);
+        }
+    }
+
+    /**
      * Two jobs of {@code c} on the one worker, the first to run first (pushed last: the owner pops its own
      * jobs newest first), each spinning until released; returns once both are counted.
      */
