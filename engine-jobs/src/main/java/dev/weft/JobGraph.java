@@ -1,8 +1,10 @@
 package dev.weft;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * A job graph built once and run every frame: nodes (jobs and parallel loops, each with a priority),
@@ -214,8 +216,8 @@ public final class JobGraph {
         private final List<Node> nodes = new ArrayList<>();
         // Names and edges (from index << 32 | to index) seen so far: a scan of the node list per name, and of
         // the successor list per edge, made building N nodes O(N^2) (40,000 nodes in a chain: 7.5 s).
-        private final java.util.Set<String> names = new java.util.HashSet<>();
-        private final java.util.Set<Long> edges = new java.util.HashSet<>();
+        private final Set<String> names = new HashSet<>();
+        private final Set<Long> edges = new HashSet<>();
         private boolean built;
 
         private Builder(String name) {

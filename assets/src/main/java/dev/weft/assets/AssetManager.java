@@ -298,6 +298,9 @@ public final class AssetManager implements AutoCloseable {
 
     /** A dead asset's unstarted load job never runs: count it done once its counter drops (ran or dropped). */
     private void accountIfDropped(AssetEntry e) {
+        if (e.progressCounted.get()) {
+            return;                                 // its load ended and counted itself (the common case)
+        }
         try {
             housekeeping.after(e.done).run(Priority.BACKGROUND, "count " + e.id, () -> countDone(e), dropsBeingCounted);
         } catch (RejectedExecutionException stopped) {
