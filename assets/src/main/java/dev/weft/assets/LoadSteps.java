@@ -67,6 +67,10 @@ final class LoadSteps {
             data = m.lane.call(() -> {
                 m.io.faults().burnCpu(e.id);
                 D d = codec.decode(file, bytes);
+                if (d == null) {                    // else a NullPointerException in the upload, reported as its failure
+                    throw new IllegalStateException("the " + codec + " returned null; a decoder returns the decoded"
+                            + " data or throws an AssetFormatException");
+                }
                 AutoCloseable memory = codec.nativeMemory(d);
                 if (memory != null) {
                     e.nativeMemory = memory;        // freed by cleanup unless the upload frees it first
@@ -76,7 +80,9 @@ final class LoadSteps {
             }, d -> m.transfers.freeNativeMemory(codec.nativeMemory(d)));
         } catch (CancellationException c) {
             throw c;
-        } catch (Exception x) {
+        } catch (Exception | Error x) {
+            // An Error too (a game's recursive decoder overflowing a fiber's small stack, an assert): left to the
+            // load job's last-resort catch, the placeholder was not uploaded and the game could not draw it.
             return placeholder(e, codec, LoadFailure.of(e.id.toString(), file, x, codec.fallback()));
         }
         e.decodedNanos = System.nanoTime();
