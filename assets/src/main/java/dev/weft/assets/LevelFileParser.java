@@ -262,7 +262,28 @@ final class LevelFileParser {
     }
 
     private AssetFormatException error(int number, String detail) {
-        return new AssetFormatException(file, number, shortenQuotes(detail));
+        return new AssetFormatException(file, number, escapeControls(shortenQuotes(detail)));
+    }
+
+    /**
+     * {@code detail} with each control character as {@code \xNN}, as {@code ObjLineCursor} quotes an OBJ's
+     * bytes: a level file's bad line (or a binary file loaded as a level) is quoted into the failure a game
+     * logs, and raw it put ESC sequences, BEL and NUL there. Other text (UTF-8 in a level file) stays.
+     */
+    static String escapeControls(String detail) {
+        StringBuilder sb = null;
+        for (int i = 0; i < detail.length(); i++) {
+            char c = detail.charAt(i);
+            if (Character.isISOControl(c)) {
+                if (sb == null) {
+                    sb = new StringBuilder(detail.length() + 16).append(detail, 0, i);
+                }
+                sb.append(String.format("\\x%02x", (int) c));
+            } else if (sb != null) {
+                sb.append(c);
+            }
+        }
+        return sb == null ? detail : sb.toString();
     }
 
     // A quoted token or statement longer than this is cut in messages (a corrupt file can have a line of

@@ -208,6 +208,20 @@ class LevelFileTest {
         }
     }
 
+    /**
+     * A level file's bad bytes are quoted escaped, as an OBJ's are: a probe's file with an escape sequence in
+     * a name, and a binary file loaded as a level, put ESC, BEL and NUL raw into the failure a game logs
+     * (its terminal cleared; 6 of 6 messages).
+     */
+    @Test
+    void controlCharactersAreEscapedInMessages() {
+        assertError("demo.level:2: bad name 'g\\x1b[2J\\x07' in 'texture g\\x1b[2J\\x07 textures/g.png' (letters, digits,"
+                + " _ . -; at most 64)", "weft-level 1\ntexture g\u001b[2J\u0007 textures/g.png\n");
+        assertError("demo.level:1: expected header 'weft-level 1' before '\\x1b[31mX\\x00\\x00\\x01\\x02\\x9b'",
+                "\u001b[31mX\u0000\u0000\u0001\u0002\u009b\n");
+        assertError("demo.level:2: unknown statement 'caf\u00e9' in 'caf\u00e9 x'", "weft-level 1\ncaf\u00e9 x\n");  // text, not control
+    }
+
     private static void assertError(String expected, String text) {
         assertError(expected, text, "demo.level");
     }
