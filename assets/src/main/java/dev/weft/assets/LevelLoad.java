@@ -39,6 +39,9 @@ public final class LevelLoad {
     private volatile long endNanos;                                // written by the level job before done drops
     private volatile LoadedLevel level;                            // likewise
     private volatile LoadProgress.Outcome outcome;                 // likewise; null: the job never ran (cancelled)
+    // The progress at the end, likewise: an asset this load shared and left when it was unloaded still tells
+    // its watcher when it ends, after this load ended, and that moved the numbers progress() calls final.
+    private volatile LoadProgress.Snapshot progressAtEnd;
 
     LevelLoad(AssetManager assets, String levelName) {
         this.assets = assets;
@@ -79,7 +82,8 @@ public final class LevelLoad {
             return progress.snapshot();
         }
         LoadProgress.Outcome how = outcome;           // decided once, by the level job (an unload after the end changes nothing)
-        return progress.snapshot().ended(how != null ? how : LoadProgress.Outcome.CANCELLED);
+        LoadProgress.Snapshot last = progressAtEnd;   // null: the job never ran, so no watcher was registered
+        return (last != null ? last : progress.snapshot()).ended(how != null ? how : LoadProgress.Outcome.CANCELLED);
     }
 
     /**
@@ -198,6 +202,7 @@ public final class LevelLoad {
             failures.add(LoadFailure.of(levelName, null, e, "the level cannot load"));
         } finally {
             endNanos = System.nanoTime();
+            progressAtEnd = progress.snapshot();
             outcome = level != null ? LoadProgress.Outcome.LOADED
                     : unloaded.get() ? LoadProgress.Outcome.CANCELLED : LoadProgress.Outcome.FAILED;
         }
