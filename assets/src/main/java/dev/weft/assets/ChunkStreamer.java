@@ -94,9 +94,20 @@ public final class ChunkStreamer implements AutoCloseable {
      * @param aheadXM the look-ahead point's x, metres
      * @param aheadZM the look-ahead point's z, metres
      * @throws IllegalStateException if called from another thread than the owner, or after {@link #close()}
+     * @throws IllegalArgumentException if a coordinate is NaN (an infinite look-ahead point means none)
      */
     public void update(float xM, float zM, float aheadXM, float aheadZM) {
         checkOwner();
+        // A NaN distance is neither within the load radius nor beyond the unload one: nothing loaded, silently.
+        String nan = Float.isNaN(xM) ? "xM" : Float.isNaN(zM) ? "zM" : Float.isNaN(aheadXM) ? "aheadXM"
+                : Float.isNaN(aheadZM) ? "aheadZM" : null;
+        if (nan != null) {
+            throw new IllegalArgumentException("ChunkStreamer.update(" + xM + ", " + zM + ", " + aheadXM + ", " + aheadZM
+                    + "): " + nan + " is NaN" + (nan.startsWith("ahead")
+                            ? " (a look-ahead from a zero velocity?); pass the point itself, or an infinite one, when"
+                                    + " there is no look-ahead"
+                            : "; pass the position streamed around, in metres"));
+        }
         if (closed) {                          // it would start loads that nothing unloads any more
             throw new IllegalStateException("ChunkStreamer of '" + grid.prefix() + "' was closed; update() would load"
                     + " chunks that nothing unloads. Stop calling update() when you close it, or make a new ChunkStreamer");

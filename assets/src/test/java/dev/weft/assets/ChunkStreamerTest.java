@@ -149,6 +149,26 @@ class ChunkStreamerTest extends WithJobSystem {
         }
     }
 
+    /**
+     * A NaN point (a look-ahead from a zero velocity, {@code v / |v|}) made every distance NaN, and a NaN
+     * distance is neither within the load radius nor beyond the unload radius: a probe standing at the
+     * origin with a NaN look-ahead loaded no chunk in 120 frames, and said nothing. update() now refuses it.
+     */
+    @Test
+    void aNaNPointIsRefusedNotIgnored() {
+        try (AssetManager assets = AssetManager.builder(jobs).build()) {
+            ChunkStreamer streamer = new ChunkStreamer(new LevelLoader(assets), WORLD, LOAD_M, UNLOAD_M);
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> streamer.update(0f, 0f, Float.NaN, Float.NaN));
+            assertEquals("ChunkStreamer.update(0.0, 0.0, NaN, NaN): aheadXM is NaN (a look-ahead from a zero"
+                    + " velocity?); pass the point itself, or an infinite one, when there is no look-ahead", e.getMessage());
+            assertThrows(IllegalArgumentException.class, () -> streamer.update(Float.NaN, 0f, 0f, 0f));
+            streamer.update(0f, 0f, Float.POSITIVE_INFINITY, 0f);   // infinitely far: no look-ahead
+            assertTrue(streamer.stats().chunksRequested() > 0, "the chunks around the point load: " + streamer.stats());
+            streamer.close();
+        }
+    }
+
     private void pumpUntilSettled(ChunkStreamer streamer) {
         pumpUntil(() -> !streamer.isStreaming());
         assertFalse(streamer.isStreaming(), "chunks still loading: " + streamer);
