@@ -65,9 +65,11 @@ public final class LoadProgress {
         }
 
         /**
-         * 0..1: bytes done over bytes total, or assets over assets while bytes are unknown; 1 once the load
-         * has ended, however it ended (nothing more will be read: a bar stops there, and {@link #failed()}
-         * says whether to show an error instead).
+         * 0..1 for a loading bar: the mean of bytes done over bytes total and assets done over assets total
+         * (either alone while the other's total is unknown), so big files weigh more but the bar is full only
+         * once every asset is done, not as soon as the last byte is read (the demo level's decodes and BVH
+         * builds ran on for most of its load); 1 once the load has ended, however it ended (nothing more
+         * will be read: a bar stops there, and {@link #failed()} says whether to show an error instead).
          *
          * @return the fraction done, from 0 to 1; 0 while both totals are unknown and the load runs
          */
@@ -75,10 +77,12 @@ public final class LoadProgress {
             if (outcome != Outcome.LOADING) {
                 return 1.0;
             }
-            if (bytesTotal > 0) {
-                return Math.min(1.0, (double) bytesDone / bytesTotal);
+            double bytes = bytesTotal > 0 ? Math.min(1.0, (double) bytesDone / bytesTotal) : -1;
+            double assets = assetsTotal > 0 ? Math.min(1.0, (double) assetsDone / assetsTotal) : -1;
+            if (bytes < 0) {
+                return Math.max(0.0, assets);
             }
-            return assetsTotal > 0 ? Math.min(1.0, (double) assetsDone / assetsTotal) : 0.0;
+            return assets < 0 ? bytes : (bytes + assets) / 2;
         }
 
         /**
