@@ -37,10 +37,12 @@ public record WaitCycle(List<Entry> entries) {
     }
 
     /**
-     * A cycle, when its oldest wait began ({@link System#nanoTime()}), and the names of its jobs that wait
-     * for their prerequisites (not started), for the watchdog's report.
+     * A cycle, when its oldest wait began ({@link System#nanoTime()}), the names of its jobs that wait
+     * for their prerequisites (not started), for the watchdog's report, and the wait nodes it goes through:
+     * the watchdog's key for "reported already" (the same cycle found again has the same nodes; one formed
+     * again by the next level load, with the same job and counter names, has new ones).
      */
-    record Found(WaitCycle cycle, long oldestWaitSinceNanos, List<String> notStarted) {
+    record Found(WaitCycle cycle, long oldestWaitSinceNanos, List<String> notStarted, List<WaitNode> waits) {
     }
 
     /** Finds cycles among the parked fibers and the jobs waiting for prerequisites (a snapshot; racy but safe). */
@@ -149,9 +151,11 @@ public record WaitCycle(List<Entry> entries) {
     private static Found cycle(List<Frame> frames) {
         List<Entry> entries = new ArrayList<>(frames.size());
         List<String> notStarted = new ArrayList<>();
+        List<WaitNode> waits = new ArrayList<>(frames.size());
         long oldest = frames.get(0).following().sinceNanos;
         for (Frame fr : frames) {
             WaitNode n = fr.following();
+            waits.add(n);
             if (n.sinceNanos - oldest < 0) {                    // nanoTime: compare by difference
                 oldest = n.sinceNanos;
             }
@@ -167,7 +171,7 @@ public record WaitCycle(List<Entry> entries) {
                 return null;
             }
         }
-        return new Found(new WaitCycle(List.copyOf(entries)), oldest, List.copyOf(notStarted));
+        return new Found(new WaitCycle(List.copyOf(entries)), oldest, List.copyOf(notStarted), List.copyOf(waits));
     }
 
     /**

@@ -25,7 +25,11 @@ final class Watchdog implements Runnable {
     private final Set<WaitNode> reportedWaits = Collections.newSetFromMap(new IdentityHashMap<>());
     private final Map<Worker, HoldSample> holds = new IdentityHashMap<>();
     private HoldSample helperHold;            // the waiting thread's helped job (WaitingHelp), sampled the same way
-    private final Set<String> reportedCycles = new java.util.HashSet<>();
+    // The cycles reported, each by the wait nodes it goes through (WaitNode keeps Object's identity equals),
+    // pruned of those with a node no longer WAITING every check: a cycle broken by a cancel and formed
+    // again (the next level load, the same job and counter names) is reported again, and the set holds
+    // only live cycles. Keyed by names before, it hid the second report and grew with every distinct cycle.
+    private final Set<Set<WaitNode>> reportedCycles = new java.util.HashSet<>();
     // Continuation nodes of jobs waiting for prerequisites, seen waiting past the threshold: as a fiber's
     // long wait, a new one starts a cycle search. Not reported themselves: an after() job waiting long for
     // a level-streaming counter is normal. Pruned of nodes no longer WAITING every check.
@@ -74,6 +78,7 @@ final class Watchdog implements Runnable {
     void check(long now) {
         boolean longWait = false;
         reportedWaits.removeIf(n -> !n.isWaiting());
+        reportedCycles.removeIf(waits -> !waits.stream().allMatch(WaitNode::isWaiting));
         for (Fiber f : scheduler.fibers.all()) {
             WaitNode n = f.waitNode;
             if (n == null || !n.isWaiting() || now - n.sinceNanos < thresholdNanos || reportedWaits.contains(n)) {
@@ -101,9 +106,7 @@ final class Watchdog implements Runnable {
                 if (now - found.oldestWaitSinceNanos() < thresholdNanos) {
                     continue;          // formed since: reported once one of its own waits is long, as waits are
                 }
-                String signature = c.entries().stream().map(e -> e.job() + "->" + e.waitsOn()).sorted().toList()
-                        .toString();
-                if (!reportedCycles.add(signature)) {
+                if (!reportedCycles.add(Set.copyOf(found.waits()))) {
                     continue;
                 }
                 WaitCycle.Entry first = c.entries().get(0);
