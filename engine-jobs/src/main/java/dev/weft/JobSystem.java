@@ -559,7 +559,8 @@ public final class JobSystem implements Executor, AutoCloseable {
      * their stacks: parked jobs, and jobs submitted through {@link #after(Counter...)} that wait for their
      * prerequisites ({@code after(anim).run(..., physics)} and {@code after(physics).run(..., anim)}). A
      * snapshot, of every parked fiber and every job waiting for prerequisites: cheap enough to call when a
-     * frame overruns badly. A wait for a target above zero ({@link Counter#await(long)}) is not followed.
+     * frame overruns badly. A wait for a target above zero ({@link Counter#await(long)}) is in a cycle only
+     * when it can never end: more than its target of the jobs its counter counts can never end themselves.
      *
      * @return the cycles found, each listing its jobs and what they wait on; empty when there is none
      */

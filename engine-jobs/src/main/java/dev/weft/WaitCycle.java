@@ -1,9 +1,12 @@
 package dev.weft;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A cycle of waiting jobs, each waiting on a counter that only the next one would complete: a deadlock.
@@ -18,9 +21,15 @@ import java.util.Map;
  * {@code after(handle)} dependents wait on. A job that runs or is queued is no vertex: it will end, so a
  * chain through it resolves. In a cycle, no job can end before the one after it ended, so none ever does.
  *
- * <p>A wait for a value above zero ({@link Counter#await(long)} with a target) is no edge: it may end
- * while the counter still counts jobs of the cycle, once others it counts have ended; following it
- * reported chains that resolved. A cycle that goes through one is missed instead.
+ * <p>A wait for a value above zero ({@link Counter#await(long)} with a target: "until at most N remain")
+ * may end while the counter still counts waiting jobs, once others it counts have ended, so it is an
+ * edge only when it can never end: when more than its target of the jobs its counter counts are jobs
+ * that can never end themselves. Those are the greatest set of waiting jobs in which each has a wait
+ * whose counter counts more of the set's jobs than the wait's target (zero for every other wait): found
+ * by removing, until none is left to remove, each job whose waits could all end if the jobs removed so
+ * far ended. Such a wait's edges go only to jobs of that set. Before, no such wait was an edge, and a
+ * cycle through one (a level's finisher awaiting {@code chunks.await(1)} while the chunks wait for the
+ * finisher) hung with nothing reported.
  *
  * @param entries the jobs of the cycle, each followed by the one it waits for
  */
@@ -31,6 +40,7 @@ public record WaitCycle(List<Entry> entries) {
      *
      * @param job     the job's name
      * @param waitsOn the counter it waits on, parked or for its prerequisites, that the next job would complete
+     *                (for a wait with a target above zero, followed by {@code " (until at most N remain)"})
      * @param stack   its fiber's stack; empty for a job still waiting for its prerequisites (it has no fiber yet)
      */
     public record Entry(String job, String waitsOn, List<StackTraceElement> stack) {
@@ -70,7 +80,7 @@ public record WaitCycle(List<Entry> entries) {
             if (n == null || j == null) {
                 continue;
             }
-            Waiter w = new Waiter(f, j, n.target == 0 ? List.of(n) : List.of());
+            Waiter w = new Waiter(f, j, List.of(n));
             waiters.add(w);
             for (JobNode k = j; k != null; k = k.enclosing) {   // every job on this fiber's stack
                 countedBy(k, w, completers);
@@ -87,14 +97,72 @@ public record WaitCycle(List<Entry> entries) {
                 countedBy(job, w, completers);
             }
         });
+        Set<Waiter> neverEnding = neverEnding(waiters, completers);
         List<Found> cycles = new ArrayList<>();
         Map<Waiter, Boolean> onPath = new IdentityHashMap<>();    // true: on the DFS path; false: done
         for (Waiter start : waiters) {
             if (!onPath.containsKey(start)) {
-                search(start, completers, onPath, cycles);
+                search(start, completers, neverEnding, onPath, cycles);
             }
         }
+        // A cycle through a wait with a target rests on every job of the never-ending set, not only on its
+        // own: all must still be in the waits the snapshot read (each left WAITING at most once, so then they
+        // were all waiting together at the end of the snapshot), or a chain that was resolving is dropped.
+        if (cycles.stream().anyMatch(f -> f.waits().stream().anyMatch(n -> n.target > 0))
+                && !neverEnding.stream().allMatch(Waiter::stillWaitsAll)) {
+            cycles.removeIf(f -> f.waits().stream().anyMatch(n -> n.target > 0));
+        }
         return cycles;
+    }
+
+    /**
+     * The waiting jobs that can never end, as far as the snapshot shows (see the class comment): all of them
+     * at first; a job whose every wait's counter counts at most its target of the set's jobs leaves the set,
+     * and each wait on a counter that counts it then has that many fewer. A job that runs or is queued
+     * counts as one that will end. Linear in the waits and jobs seen: a worklist, not repeated passes.
+     */
+    private static Set<Waiter> neverEnding(List<Waiter> waiters, Map<Counter, List<Waiter>> completers) {
+        Map<WaitNode, long[]> counted = new IdentityHashMap<>();  // per wait: the set's jobs its counter counts
+        Map<Counter, List<Waiter>> waitingOn = new IdentityHashMap<>();
+        for (Waiter w : waiters) {
+            for (WaitNode n : w.waits) {
+                long units = 0;
+                for (Waiter c : completers.getOrDefault(n.counter, List.of())) {
+                    units += c.unitsOn(n.counter);
+                }
+                counted.put(n, new long[] {units});
+                add(waitingOn, n.counter, w);
+            }
+        }
+        Set<Waiter> set = Collections.newSetFromMap(new IdentityHashMap<>());
+        set.addAll(waiters);
+        ArrayDeque<Waiter> leaving = new ArrayDeque<>();
+        for (Waiter w : waiters) {
+            if (!w.stuck(counted)) {
+                set.remove(w);
+                leaving.add(w);
+            }
+        }
+        while (!leaving.isEmpty()) {
+            Waiter gone = leaving.poll();
+            for (JobNode k = gone.job; k != null; k = gone.fiber != null ? k.enclosing : null) {
+                Counter joined = k instanceof JobHandle<?> h ? h.joinersCounter() : null;
+                for (Counter c : new Counter[] {k.counter, joined}) {
+                    for (Waiter v : c == null ? List.<Waiter>of() : waitingOn.getOrDefault(c, List.of())) {
+                        for (WaitNode n : v.waits) {
+                            if (n.counter == c) {
+                                counted.get(n)[0]--;
+                            }
+                        }
+                        if (set.contains(v) && !v.stuck(counted)) {
+                            set.remove(v);
+                            leaving.add(v);
+                        }
+                    }
+                }
+            }
+        }
+        return set;
     }
 
     /** {@code w} ends only when {@code k} has ended (k is w's job, or runs inline below it): k's counters. */
@@ -117,14 +185,14 @@ public record WaitCycle(List<Entry> entries) {
     }
 
     /** Iterative depth-first search: a chain of thousands of after() jobs must not overflow the stack. */
-    private static void search(Waiter start, Map<Counter, List<Waiter>> completers, Map<Waiter, Boolean> onPath,
-                               List<Found> out) {
+    private static void search(Waiter start, Map<Counter, List<Waiter>> completers, Set<Waiter> neverEnding,
+                               Map<Waiter, Boolean> onPath, List<Found> out) {
         List<Frame> path = new ArrayList<>();
         path.add(new Frame(start));
         onPath.put(start, true);
         while (!path.isEmpty()) {
             Frame top = path.get(path.size() - 1);
-            Waiter next = top.nextEdge(completers);
+            Waiter next = top.nextEdge(completers, neverEnding);
             if (next == null) {
                 path.remove(path.size() - 1);
                 onPath.put(top.waiter, false);
@@ -160,7 +228,9 @@ public record WaitCycle(List<Entry> entries) {
                 oldest = n.sinceNanos;
             }
             Waiter w = fr.waiter;
-            entries.add(new Entry(w.name(), n.counter.name(),
+            String waitsOn = n.target == 0 ? n.counter.name()
+                    : n.counter.name() + " (until at most " + n.target + " remain)";
+            entries.add(new Entry(w.name(), waitsOn,
                     w.fiber != null ? WatchdogReport.stackOf(w.fiber.thread) : List.of()));
             if (w.fiber == null) {
                 notStarted.add(w.job.name());
@@ -176,7 +246,8 @@ public record WaitCycle(List<Entry> entries) {
 
     /**
      * A waiting job: parked on {@code fiber} (its innermost job {@code job}), or, with no fiber, a job
-     * waiting for its prerequisites. {@code waits}: the wait nodes seen WAITING, each with target 0.
+     * waiting for its prerequisites. {@code waits}: the wait nodes seen WAITING (a fiber's one, whatever its
+     * target; a pending job's, each with target 0).
      * Kept in identity maps: a vertex is this object, whatever its fields.
      */
     private record Waiter(Fiber fiber, JobNode job, List<WaitNode> waits) {
@@ -192,6 +263,32 @@ public record WaitCycle(List<Entry> entries) {
         /** Still in the wait {@code n}: a node leaves WAITING once; a fiber parks in a new node for each wait. */
         boolean stillWaits(WaitNode n) {
             return n.isWaiting() && (fiber == null || fiber.waitNode == n);
+        }
+
+        /** Still in every wait the snapshot saw it in. */
+        boolean stillWaitsAll() {
+            return waits.stream().allMatch(this::stillWaits);
+        }
+
+        /** How many of its jobs (its own and, on a fiber, those below it) {@code c} counts: each ends once. */
+        long unitsOn(Counter c) {
+            long units = 0;
+            for (JobNode k = job; k != null; k = fiber != null ? k.enclosing : null) {
+                if (k.counter == c || (k instanceof JobHandle<?> h && h.joinersCounter() == c)) {
+                    units++;
+                }
+            }
+            return units;
+        }
+
+        /** One of its waits is on a counter counting more never-ending jobs than the wait's target. */
+        boolean stuck(Map<WaitNode, long[]> counted) {
+            for (WaitNode n : waits) {
+                if (counted.get(n)[0] > n.target) {
+                    return true;
+                }
+            }
+            return false;
         }
     }
 
@@ -210,12 +307,21 @@ public record WaitCycle(List<Entry> entries) {
             return waiter.waits.get(wait);
         }
 
-        /** The next waiting job this one waits for, or null when all were followed. */
-        Waiter nextEdge(Map<Counter, List<Waiter>> completers) {
+        /**
+         * The next waiting job this one waits for, or null when all were followed. A wait with a target is
+         * followed only if it never ends (its job is in {@code neverEnding}), and only to jobs of that set.
+         */
+        Waiter nextEdge(Map<Counter, List<Waiter>> completers, Set<Waiter> neverEnding) {
             while (wait < waiter.waits.size()) {
-                List<Waiter> cs = completers.getOrDefault(waiter.waits.get(wait).counter, List.of());
-                if (completer < cs.size()) {
-                    return cs.get(completer++);
+                WaitNode n = waiter.waits.get(wait);
+                boolean targeted = n.target > 0;
+                List<Waiter> cs = targeted && !neverEnding.contains(waiter) ? List.of()
+                        : completers.getOrDefault(n.counter, List.of());
+                while (completer < cs.size()) {
+                    Waiter c = cs.get(completer++);
+                    if (!targeted || neverEnding.contains(c)) {
+                        return c;
+                    }
                 }
                 wait++;
                 completer = 0;

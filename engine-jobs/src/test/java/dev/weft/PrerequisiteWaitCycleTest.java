@@ -116,8 +116,9 @@ class PrerequisiteWaitCycleTest {
      * counts 'hold' (parked on a gate the test opens) and 'partial'; 'partial' (counted by c1) waits for c2
      * to be at most 1, and c2 also counts 'other' (parked on the gate): once the gate opens 'other' ends,
      * 'partial' wakes, 'hold' ends, 'late' is released. A wait with a target above zero does not need every
-     * job its counter counts, so it is no edge of the graph; an after() job whose prerequisite counts a
-     * parked job that is not waiting on it is no cycle either.
+     * job its counter counts: here c2 counts one job that can never end ('late'), not more than the target,
+     * so it is no edge of the graph; an after() job whose prerequisite counts a parked job that is not
+     * waiting on it is no cycle either.
      */
     @Test
     void aChainThatWillResolveIsNotReported() throws Exception {

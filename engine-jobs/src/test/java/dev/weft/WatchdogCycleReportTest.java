@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Timeout;
  * formed again by the next level load is a new deadlock and is reported again. The watchdog kept the
  * reported cycles as signatures of job and counter names, never pruned: the second time a cycle of the
  * same names formed it said nothing (a probe: level 3 of 3 silent), and the set grew with every distinct
- * cycle for the system's life.
+ * cycle for the system's life. And a cycle through a wait for a target above zero ("until at most N
+ * remain") that can never end is a cycle: it was no edge of the graph, so such a deadlock hung silently.
  */
 @Timeout(120)
 class WatchdogCycleReportTest {
@@ -50,6 +51,89 @@ class WatchdogCycleReportTest {
             jobs.shutdownNow();
             assertTrue(jobs.awaitTermination(TestSupport.LONG), "terminated after shutdownNow");
         }
+    }
+
+    /**
+     * A level's finisher waits until at most one chunk remains ({@code chunks.await(1)}); two of the three
+     * chunks wait for the finisher, the third for a counter the test holds: two chunks can never end, more
+     * than the target, so the finisher never ends either. On the old code no cycle was found (the probe:
+     * 0 reports, 4 long waits, over 1.5 s).
+     */
+    @Test
+    void aCycleThroughAWaitForATargetAboveZeroIsReported() throws Exception {
+        List<WatchdogReport> reports = new CopyOnWriteArrayList<>();
+        JobSystem jobs = JobSystem.builder().name("target-cycle").workers(2)
+                .watchdog(Duration.ofMillis(50), reports::add).build();
+        try {
+            JobGroup level = jobs.newGroup("level");
+            Counter chunks = new Counter("chunks");
+            Counter finished = new Counter("finished");
+            Counter held = new Counter("held by the test");
+            held.add(1);
+            Counter gate = new Counter("all submitted");
+            gate.add(1);
+            level.run(Priority.NORMAL, "finisher", () -> { gate.await(); chunks.await(1); }, finished);
+            level.run(Priority.NORMAL, "chunk 0", () -> { gate.await(); finished.await(); }, chunks);
+            level.run(Priority.NORMAL, "chunk 1", () -> { gate.await(); finished.await(); }, chunks);
+            level.run(Priority.NORMAL, "chunk 2", () -> { gate.await(); held.await(); }, chunks);
+            // All four on their own fibers before the gate opens: a chunk could otherwise run the queued
+            // finisher inline in its wait (still a deadlock, reported in another shape).
+            eventually("four jobs parked on the gate", () -> waitingOn(jobs, gate) == 4);
+            gate.decrement();
+            eventually(() -> "a cycle through 'finisher'; reports " + names(cycles(reports)) + "; fibers "
+                    + TestSupport.fiberStates(jobs), () -> !cycles(reports).isEmpty());
+            String text = names(cycles(reports)).toString() + jobs.findWaitCycles().stream()
+                    .map(c -> names(List.of(c.entries()))).toList();
+            assertTrue(text.contains("finisher -> chunks (until at most 1 remain)")
+                    && text.contains("chunk 0 -> finished") && text.contains("chunk 1 -> finished"), text);
+            assertTrue(!text.contains("chunk 2"), "chunk 2 waits on the test, in no cycle: " + text);
+            level.cancel();
+            held.decrement();
+            assertTrue(chunks.await(TestSupport.LONG) && finished.await(TestSupport.LONG), "the level ended");
+        } finally {
+            jobs.shutdownNow();
+            assertTrue(jobs.awaitTermination(TestSupport.LONG), "terminated after shutdownNow");
+        }
+    }
+
+    /**
+     * The same level where only one chunk waits for the finisher: one never-ending job is not more than
+     * the target, so once the test lets chunk 1 and 2 end the finisher ends, then chunk 0. Not a cycle.
+     */
+    @Test
+    void aWaitForATargetThatEnoughOtherJobsWillReachIsNoCycle() throws Exception {
+        JobSystem jobs = JobSystem.builder().name("target-chain").workers(2).build();
+        try {
+            Counter chunks = new Counter("chunks");
+            Counter finished = new Counter("finished");
+            Counter held = new Counter("held by the test");
+            held.add(1);
+            Counter gate = new Counter("all submitted");
+            gate.add(1);
+            jobs.run(Priority.NORMAL, "finisher", () -> { gate.await(); chunks.await(1); }, finished);
+            jobs.run(Priority.NORMAL, "chunk 0", () -> { gate.await(); finished.await(); }, chunks);
+            jobs.run(Priority.NORMAL, "chunk 1", () -> { gate.await(); held.await(); }, chunks);
+            jobs.run(Priority.NORMAL, "chunk 2", () -> { gate.await(); held.await(); }, chunks);
+            eventually("four jobs parked on the gate", () -> waitingOn(jobs, gate) == 4);
+            gate.decrement();
+            eventually(() -> "each job parked in its second wait; fibers " + TestSupport.fiberStates(jobs),
+                    () -> waitingOn(jobs, chunks) == 1 && waitingOn(jobs, finished) == 1
+                            && waitingOn(jobs, held) == 2);
+            assertEquals(List.of(), jobs.findWaitCycles());
+            held.decrement();
+            assertTrue(chunks.await(TestSupport.LONG) && finished.await(TestSupport.LONG), "the level ended");
+        } finally {
+            jobs.shutdownNow();
+            assertTrue(jobs.awaitTermination(TestSupport.LONG), "terminated after shutdownNow");
+        }
+    }
+
+    /** Fibers in a wait on {@code c} right now. */
+    private static long waitingOn(JobSystem jobs, Counter c) {
+        return jobs.schedulerForTests().fibers.all().stream().filter(f -> {
+            WaitNode n = f.waitNode;
+            return n != null && n.counter == c && n.isWaiting();
+        }).count();
     }
 
     private static List<String> names(List<List<WaitCycle.Entry>> cycles) {
