@@ -36,6 +36,9 @@ final class CounterWait {
             if (counter.pending() <= target) {
                 return true;
             }
+            if (timeoutNanos < 0) {
+                refuseWaitForOwnStack(counter, target, fiber.currentJob);
+            }
         }
         MainThreadMailbox mailbox = fiber == null ? MainThreadMailbox.ownedByCurrentThread() : null;
         Scheduler helped = fiber == null ? counter.helpScheduler : null;
@@ -47,6 +50,9 @@ final class CounterWait {
         // wait is. Its cancellers unpark the seat's holder (WaitingHelp.wakeHolder) after their volatile
         // write, and this loop reads the flag before each park.
         WaitingHelp helpedSeat = fiber == null ? WaitingHelp.current() : null;
+        if (helpedSeat != null && timeoutNanos < 0) {
+            refuseWaitForOwnStack(counter, target, helpedSeat.runningJob);
+        }
         // A main-thread job waiting (an upload that joins its decode): cancellable too, as JobHandle.cancel()
         // promises. Its cancellers unpark the mailbox's owner (Scheduler.wakeJobsWaitingOnThreads); before,
         // the wait went on until its counter was done, and a cancelled level's upload held the game loop.
@@ -129,6 +135,36 @@ final class CounterWait {
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }
+        }
+    }
+
+    /**
+     * A job that waits on a counter counting itself, or a job it runs inside (inline help, a join, a waiting
+     * thread's help), more times than the target: the counter cannot go below the jobs on this stack, none
+     * of which ends before the wait does, so the wait never ends. Refused, as a self-join is; before, it
+     * hung silently (the watchdog named it a cycle, if on; a waiting main thread that ran such a FRAME job
+     * as help hung with it). A timed wait is left alone: it ends, false at its deadline. Walked only here, on the way to a park, never on a wait the value already
+     * satisfies: the slow path's cost, a load per job on the stack (plain: this thread wrote the chain, or
+     * read it published with the job).
+     */
+    private static void refuseWaitForOwnStack(Counter counter, long target, JobNode innermost) {
+        long own = 0;
+        for (JobNode k = innermost; k != null; k = k.enclosing) {
+            if (k.counter == counter) {
+                own++;
+            }
+        }
+        if (own > target) {
+            String job = innermost.name();
+            String whose = own == 1 && innermost.counter == counter
+                    ? "counts job '" + job + "' itself: the job cannot end before its wait does"
+                    : "counts " + own + " jobs on the stack of job '" + job + "' (it, or jobs it runs inside): none"
+                    + " of them can end before the wait does";
+            throw new IllegalStateException("job '" + job + "' waits on counter '" + counter.name() + "'"
+                    + (target > 0 ? " until at most " + target + " remain" : "") + ", which " + whose
+                    + ", so it would wait forever. Wait on a counter"
+                    + " of the jobs it submits (a new Counter), or return and let the thread that submitted it"
+                    + " wait on '" + counter.name() + "'.");
         }
     }
 

@@ -2,6 +2,7 @@ package dev.weft;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
@@ -64,6 +65,73 @@ class MisuseMessagesTest {
                     })));
             String m = e.getCause().getMessage();
             assertTrue(m.contains("bindMainThread") && m.contains("platform thread"), m);
+        }
+    }
+
+    /**
+     * A job that waits on the counter it is counted by (directly, or through a job it runs inside, for
+     * more than the target) can never end. It hung silently (a probe: 10 s, then close() hung on it); it
+     * now fails with a message naming the job and the counter. A wait the job's own unit does not block
+     * ("until at most 1 remain", with only itself left) still returns.
+     */
+    @Test
+    void aJobWaitingOnItsOwnCounterIsRefused() throws Exception {
+        try (JobSystem jobs = JobSystem.builder().workers(2).build()) {
+            Counter frame = new Counter("frame");
+            JobHandle<Object> self = jobs.submit(Priority.NORMAL, "awaits its frame", () -> {
+                frame.await();
+                return null;
+            }, frame);
+            JobFailedException e = assertThrows(JobFailedException.class, () -> self.join(TestSupport.LONG));
+            String m = e.getCause().getMessage();
+            assertTrue(m.contains("'awaits its frame' waits on counter 'frame'") && m.contains("itself")
+                    && m.contains("forever"), m);
+            assertThrows(JobFailedException.class, () -> frame.await(TestSupport.LONG), "drained, with the failure");
+
+            Counter level = new Counter("level");
+            JobHandle<Object> outer = jobs.submit(Priority.NORMAL, "outer", () -> {
+                jobs.submit(Priority.NORMAL, "inner", () -> {
+                    level.await(1);
+                    return null;
+                }, level).join();                                           // run inline, or stolen
+
+                return null;
+            }, level);
+            e = assertThrows(JobFailedException.class, () -> outer.join(TestSupport.LONG));
+            m = String.valueOf(e.getCause().getCause().getMessage());
+            assertTrue(m.contains("'inner' waits on counter 'level' until at most 1 remain") && m.contains("2 jobs"),
+                    m);
+
+            Counter last = new Counter("last");
+            Counter gate = new Counter("gate");
+            gate.add(1);
+            jobs.run(Priority.NORMAL, "other", gate::await, last);
+            JobHandle<Boolean> lastOne = jobs.submit(Priority.NORMAL, "waits to be the last", () -> {
+                last.await(1);
+                return true;
+            }, last);
+            gate.decrement();
+            assertTrue(lastOne.join(TestSupport.LONG), "a wait its own unit does not block returns");
+        }
+    }
+
+    /**
+     * A thread that is no worker runs FRAME jobs while it waits (waitersHelp): one of them waiting on the
+     * counter that counts it held that thread for ever (the game's frame). Refused the same way now.
+     */
+    @Test
+    void aFrameJobAWaitingThreadRunsThatWaitsOnItsOwnCounterIsRefused() {
+        JobSystem jobs = JobSystem.builder().workers(1).build();
+        try {
+            Counter frame = new Counter("frame");
+            for (int i = 0; i < 4; i++) {
+                jobs.run(Priority.FRAME, "frame job " + i, frame::await, frame);
+            }
+            JobFailedException e = assertThrows(JobFailedException.class,
+                    () -> assertTimeoutPreemptively(TestSupport.LONG, () -> frame.await()));
+            assertTrue(e.getMessage().contains("waits on counter 'frame'"), e.getMessage());
+        } finally {
+            jobs.shutdownNow();
         }
     }
 }

@@ -27,8 +27,9 @@ class WatchdogCycleReportTest {
         JobSystem jobs = JobSystem.builder().name("cycle-again").workers(2)
                 .watchdog(Duration.ofMillis(50), reports::add).build();
         try {
-            // Each level forms one of two shapes (two fibers, or b running a inline and waiting on itself):
-            // with three levels at least one shape repeats, which a name-keyed watchdog never reported.
+            // Both jobs park on the gate first, so each level forms the same cycle of two fibers (job b would
+            // otherwise run a queued job a inline, and a's wait on b's counter is refused as a wait on its own
+            // stack): the same names each level, which a name-keyed watchdog reported once.
             for (int level = 1; level <= 3; level++) {
                 JobGroup g = jobs.newGroup("level " + level);
                 Counter aDone = new Counter("a done");
@@ -37,6 +38,7 @@ class WatchdogCycleReportTest {
                 gate.add(1);
                 g.run(Priority.NORMAL, "job a", () -> { gate.await(); bDone.await(); }, aDone);
                 g.run(Priority.NORMAL, "job b", () -> { gate.await(); aDone.await(); }, bDone);
+                eventually("both jobs parked on the gate", () -> waitingOn(jobs, gate) == 2);
                 gate.decrement();
                 int expected = level;
                 eventually(() -> "level " + expected + ": a cycle report for each level so far; reports "
