@@ -43,6 +43,11 @@ final class Fiber implements Executor, Runnable {
     boolean poolAfterUnmount;
     JobNode firstJob;                       // handed over by the carrier with the resume
     JobNode currentJob;                     // innermost job on this fiber's stack
+    // The name of the job whose failure the uncaught-failure handler is reporting on this fiber, or null:
+    // between jobs (currentJob null), so the watchdog can name a handler that holds the worker or parks.
+    // Written by this fiber around the handler call only (JobNode.completeCounter, failures nobody waits
+    // for: never on a job's normal path); read racily by the watchdog, as currentJob is.
+    String failureHandlerJob;
     // Where to queue this fiber when it becomes ready: the highest priority on its stack. Not what the
     // caps count (PriorityCaps): those count every capped priority on the stack (capMask below).
     int readyPriority = Priority.NORMAL.ordinal();

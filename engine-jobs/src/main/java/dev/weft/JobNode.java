@@ -291,7 +291,17 @@ abstract class JobNode {
             // s is given, not looked up from the thread: a job a waiting thread ran completes after that
             // thread's ThreadLocals are back, where no seat is found (its failure went to stderr).
             if (s != null) {
-                s.uncaughtFailureHandler.accept(name(), failure);
+                String job = name();
+                if (on != null) {
+                    on.failureHandlerJob = job;   // the watchdog names a handler that blocks (a full pipe)
+                }
+                try {
+                    s.uncaughtFailureHandler.accept(job, failure);
+                } finally {
+                    if (on != null) {
+                        on.failureHandlerJob = null;
+                    }
+                }
             } else {
                 System.err.println("weft: job '" + name() + "' failed and nobody waits for it: " + failure);
             }

@@ -38,11 +38,12 @@ final class Watchdog implements Runnable {
     private long unrunMainThreadJobsSince;    // when main-thread jobs were first seen queued with no main thread, or 0
     private boolean unrunMainThreadJobsReported;
 
-    private record HoldSample(long jobsRun, JobNode job, long sinceNanos, boolean reported) {
+    /** {@code job}: the job in hand, or the name a fiber's failure handler reports ({@link #heldBy}). */
+    private record HoldSample(long jobsRun, Object job, long sinceNanos, boolean reported) {
     }
 
-    /** A fiber first seen parked outside Weft's waits while running {@code job}. */
-    private record ElsewhereSample(JobNode job, long sinceNanos, boolean reported) {
+    /** A fiber first seen parked outside Weft's waits while running {@code job} (as in HoldSample). */
+    private record ElsewhereSample(Object job, long sinceNanos, boolean reported) {
     }
 
     Watchdog(Scheduler scheduler, Duration threshold, Consumer<WatchdogReport> sink) {
@@ -88,12 +89,14 @@ final class Watchdog implements Runnable {
             longWait = true;
             JobNode j = f.currentJob;
             long ms = (now - n.sinceNanos) / 1_000_000L;
-            String job = j != null ? j.name() : f.thread.getName();
+            String handler = j == null ? f.failureHandlerJob : null;
+            String job = j != null ? j.name() : handler != null ? handler : f.thread.getName();
+            String who = handler != null ? "the uncaught-failure handler of job '" + job + "'" : "job '" + job + "'";
             List<StackTraceElement> stack = WatchdogReport.stackOf(f.thread);
             String initializing = classInitializerOn(stack);
             String pinned = initializing == null ? "" : ", pinned inside the class initializer of " + initializing
                     + ": its worker is blocked until the wait ends; move the wait out of the static initializer";
-            sink.accept(new WatchdogReport(WatchdogReport.Kind.LONG_WAIT, job, "job '" + job + "' has waited "
+            sink.accept(new WatchdogReport(WatchdogReport.Kind.LONG_WAIT, job, who + " has waited "
                     + ms + " ms on " + n.counter + " (fiber " + f.thread.getName() + pinned + ")", ms, stack,
                     List.of()));
         }
@@ -132,7 +135,7 @@ final class Watchdog implements Runnable {
         checkNobodyRunsMainThreadJobs(now);
         for (Worker w : scheduler.workers) {
             Fiber f = w.mounted;
-            JobNode j = f != null ? f.currentJob : null;
+            Object j = f != null ? heldBy(f) : null;
             long run = w.stat(Worker.JOBS_RUN);
             HoldSample prev = holds.get(w);
             if (j == null || prev == null || prev.job != j || prev.jobsRun != run) {
@@ -144,6 +147,16 @@ final class Watchdog implements Runnable {
                 holds.put(w, new HoldSample(run, j, prev.sinceNanos, true));
                 long ms = held / 1_000_000L;
                 List<StackTraceElement> stack = WatchdogReport.stackOf(f.thread);
+                if (j instanceof String failed) {
+                    sink.accept(new WatchdogReport(WatchdogReport.Kind.BLOCKED_WORKER, failed, "the uncaught-failure"
+                            + " handler, reporting the failure of job '" + failed + "', has held worker " + w.index
+                            + " for " + ms + " ms without parking: it runs on the worker that ran the job, so a"
+                            + " logger blocked writing (a full pipe, a slow console) blocks the worker. Hand the"
+                            + " report to a logging thread (a queue it drains), or keep the handler short.", ms,
+                            stack, List.of()));
+                    continue;
+                }
+                JobNode job = (JobNode) j;
                 String initializing = classInitializerOn(stack);
                 String why = initializing != null
                         ? "its fiber is pinned inside the class initializer of " + initializing + ": a wait inside"
@@ -152,11 +165,20 @@ final class Watchdog implements Runnable {
                         + " holder outside a job, or pass it in."
                         : "it blocks its carrier (file or socket I/O, a sleep or native call, a busy loop?). Wrap"
                         + " the blocking call in Jobs.blocking(...), which parks the fiber instead.";
-                sink.accept(new WatchdogReport(WatchdogReport.Kind.BLOCKED_WORKER, j.name(), "job '" + j.name()
+                sink.accept(new WatchdogReport(WatchdogReport.Kind.BLOCKED_WORKER, job.name(), "job '" + job.name()
                         + "' has held worker " + w.index + " for " + ms + " ms without parking: " + why, ms,
                         stack, List.of()));
             }
         }
+    }
+
+    /**
+     * What fiber {@code f} is busy with: its innermost job, or between jobs the name of the job whose failure
+     * its uncaught-failure handler is reporting (user code that may block or park there), or null.
+     */
+    private static Object heldBy(Fiber f) {
+        JobNode j = f.currentJob;
+        return j != null ? j : f.failureHandlerJob;
     }
 
     /**
@@ -259,7 +281,7 @@ final class Watchdog implements Runnable {
             }
         }
         for (Fiber f : scheduler.fibers.all()) {
-            JobNode j = f.currentJob;
+            Object j = heldBy(f);
             Thread.State st = j != null && f.waitNode == null && !mounted.contains(f) ? f.thread.getState() : null;
             boolean elsewhere = st == Thread.State.WAITING || st == Thread.State.TIMED_WAITING
                     || st == Thread.State.BLOCKED;
@@ -276,13 +298,22 @@ final class Watchdog implements Runnable {
                 parkedElsewhere.put(f, new ElsewhereSample(j, s.sinceNanos(), true));
                 long ms = (now - s.sinceNanos()) / 1_000_000L;
                 String how = st == Thread.State.BLOCKED ? "blocked on a monitor" : "parked outside Weft's waits";
-                sink.accept(new WatchdogReport(WatchdogReport.Kind.LONG_WAIT, j.name(), "job '" + j.name()
+                if (j instanceof String failed) {
+                    sink.accept(new WatchdogReport(WatchdogReport.Kind.LONG_WAIT, failed, "the uncaught-failure"
+                            + " handler, reporting the failure of job '" + failed + "', has been " + how + " for at"
+                            + " least " + ms + " ms (a logger's lock? see its stack; fiber " + f.thread.getName()
+                            + "). Its worker runs other jobs meanwhile, but close() waits for it to return.", ms,
+                            WatchdogReport.stackOf(f.thread), List.of()));
+                    continue;
+                }
+                JobNode job = (JobNode) j;
+                sink.accept(new WatchdogReport(WatchdogReport.Kind.LONG_WAIT, job.name(), "job '" + job.name()
                         + "' has been " + how + " for at least " + ms + " ms (Thread.sleep, a lock, a monitor, "
                         + "Object.wait: see its stack; fiber " + f.thread.getName() + "). Its worker runs other "
                         + "jobs meanwhile; to wait for other jobs, wait on a Counter.", ms,
                         WatchdogReport.stackOf(f.thread), List.of()));
             }
         }
-        parkedElsewhere.keySet().removeIf(f -> f.currentJob == null);
+        parkedElsewhere.keySet().removeIf(f -> heldBy(f) == null);
     }
 }
