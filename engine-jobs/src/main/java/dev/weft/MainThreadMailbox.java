@@ -41,6 +41,10 @@ final class MainThreadMailbox {
     private volatile Thread owner;      // set once by bind()
     private volatile int asleep;        // 1 while the owner is parked in a wait; producers CAS 1 -> 0
     private long jobsRun;               // owner only
+    // The innermost main-thread job the owner is running, or null: for the watchdog, which cannot read the
+    // owner's RUNNING ThreadLocal. Written by the owner around each job (volatile: main-thread jobs are a few
+    // uploads a frame, not the worker's job path); read by the watchdog thread only.
+    private volatile JobHandle<?> runningForWatchdog;
 
     MainThreadMailbox(Scheduler scheduler) {
         this(scheduler, new InjectionQueue<>());
@@ -74,6 +78,11 @@ final class MainThreadMailbox {
 
     static boolean isRunningOnCurrentThread(JobHandle<?> h) {
         return RUNNING.get() == h;
+    }
+
+    /** The main-thread job the owner is running now (the innermost), or null; for the watchdog. */
+    JobHandle<?> runningJob() {
+        return runningForWatchdog;
     }
 
     Thread owner() {
@@ -344,6 +353,8 @@ final class MainThreadMailbox {
         }
         JobHandle<?> outer = RUNNING.get();
         RUNNING.set(j);
+        JobHandle<?> outerWatched = runningForWatchdog;
+        runningForWatchdog = j;
         WaitingHelp helpedSeat = WaitingHelp.suspendForMainThreadJob();
         Throwable failure = null;
         Object observation = scheduler.observation.isObserved() ? scheduler.observation.jobBegan(j) : null;
@@ -352,6 +363,7 @@ final class MainThreadMailbox {
         } catch (Throwable t) {
             failure = t;
         } finally {
+            runningForWatchdog = outerWatched;
             RUNNING.set(outer);
             WaitingHelp.resumeAfter(helpedSeat);
             if (observation != null) {

@@ -25,6 +25,7 @@ final class Watchdog implements Runnable {
     private final Set<WaitNode> reportedWaits = Collections.newSetFromMap(new IdentityHashMap<>());
     private final Map<Worker, HoldSample> holds = new IdentityHashMap<>();
     private HoldSample helperHold;            // the waiting thread's helped job (WaitingHelp), sampled the same way
+    private HoldSample mainThreadHold;        // the main-thread job the main thread is running, the same way
     // The cycles reported, each by the wait nodes it goes through (WaitNode keeps Object's identity equals),
     // pruned of those with a node no longer WAITING every check: a cycle broken by a cancel and formed
     // again (the next level load, the same job and counter names) is reported again, and the set holds
@@ -132,6 +133,7 @@ final class Watchdog implements Runnable {
         }
         checkParkedElsewhere(now);
         checkHelpedJob(now);
+        checkMainThreadJob(now);
         checkNobodyRunsMainThreadJobs(now);
         for (Worker w : scheduler.workers) {
             Fiber f = w.mounted;
@@ -238,6 +240,34 @@ final class Watchdog implements Runnable {
                     + " it is the main thread, cannot go on until the job returns. A busy loop or blocking call?"
                     + " Wrap blocking calls in Jobs.blocking(...), or make the job shorter.", ms,
                     WatchdogReport.stackOf(holder), List.of()));
+        }
+    }
+
+    /**
+     * A main-thread job that holds the main thread past the threshold, busy or in a wait (one on a counter
+     * the game loop itself completes after {@code runMainThreadJobs} returns never ends): the frame is stuck
+     * in it, and no fiber-based check sees the main thread. A handle runs once, so the same handle seen
+     * running past the threshold is one stretch; one report per handle.
+     */
+    private void checkMainThreadJob(long now) {
+        MainThreadMailbox mailbox = scheduler.mainThread;
+        JobHandle<?> j = mailbox.runningJob();
+        Thread owner = mailbox.owner();
+        HoldSample prev = mainThreadHold;
+        if (j == null || owner == null || prev == null || prev.job != j) {
+            mainThreadHold = j == null ? null : new HoldSample(0, j, now, false);
+            return;
+        }
+        long held = now - prev.sinceNanos;
+        if (!prev.reported && held >= thresholdNanos) {
+            mainThreadHold = new HoldSample(0, j, prev.sinceNanos, true);
+            long ms = held / 1_000_000L;
+            sink.accept(new WatchdogReport(WatchdogReport.Kind.BLOCKED_WORKER, j.name(), "main-thread job '"
+                    + j.name() + "' has held the main thread (" + owner.getName() + ") for " + ms + " ms: the"
+                    + " game loop cannot go on until it returns. Waiting inside it on a counter that the loop"
+                    + " itself completes later, it never returns; a long upload or blocking call holds the frame."
+                    + " Keep main-thread jobs short: wait in a job, and post only the GL part with onMainThread.",
+                    ms, WatchdogReport.stackOf(owner), List.of()));
         }
     }
 
