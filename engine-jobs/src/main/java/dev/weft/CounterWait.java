@@ -149,15 +149,19 @@ final class CounterWait {
      */
     private static void refuseWaitForOwnStack(Counter counter, long target, JobNode innermost) {
         long own = 0;
+        JobNode counted = null;
         for (JobNode k = innermost; k != null; k = k.enclosing) {
             if (k.counter == counter) {
                 own++;
+                counted = k;
             }
         }
         if (own > target) {
             String job = innermost.name();
-            String whose = own == 1 && innermost.counter == counter
+            String whose = own == 1 && counted == innermost
                     ? "counts job '" + job + "' itself: the job cannot end before its wait does"
+                    : own == 1 ? "counts job '" + counted.name() + "', which job '" + job + "' runs inside (run"
+                    + " inline by its join or wait): '" + counted.name() + "' cannot end before this wait does"
                     : "counts " + own + " jobs on the stack of job '" + job + "' (it, or jobs it runs inside): none"
                     + " of them can end before the wait does";
             throw new IllegalStateException("job '" + job + "' waits on counter '" + counter.name() + "'"
