@@ -382,7 +382,8 @@ final class MainThreadMailbox {
                 return;
             }
             throw new IllegalStateException("runMainThreadJobs called on " + Thread.currentThread().getName()
-                    + " but main-thread jobs of '" + scheduler.name() + "' run on " + o.getName());
+                    + " but main-thread jobs of '" + scheduler.name() + "' run on " + o.getName() + ": call it only"
+                    + " from that thread (it owns the GL context); another thread takes over once it has ended");
         }
     }
 }

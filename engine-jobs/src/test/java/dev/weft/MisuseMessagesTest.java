@@ -134,4 +134,26 @@ class MisuseMessagesTest {
             jobs.shutdownNow();
         }
     }
+
+    /** It said only "runMainThreadJobs called on render-2 but main-thread jobs of 'x' run on main". */
+    @Test
+    void runMainThreadJobsFromASecondThreadSaysWhatToDo() throws Exception {
+        try (JobSystem jobs = JobSystem.builder().workers(1).build()) {
+            jobs.bindMainThread();
+            java.util.concurrent.atomic.AtomicReference<Throwable> seen = new java.util.concurrent.atomic.AtomicReference<>();
+            Thread other = new Thread(() -> {
+                try {
+                    jobs.runMainThreadJobs(1_000_000);
+                } catch (Throwable t) {
+                    seen.set(t);
+                }
+            }, "render-2");
+            other.start();
+            other.join();
+            assertTrue(seen.get() instanceof IllegalStateException, String.valueOf(seen.get()));
+            String m = seen.get().getMessage();
+            assertTrue(m.contains("render-2") && m.contains(Thread.currentThread().getName())
+                    && m.contains("call it only from that thread"), m);
+        }
+    }
 }
