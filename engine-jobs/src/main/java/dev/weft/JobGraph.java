@@ -5,6 +5,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A job graph built once and run every frame: nodes (jobs and parallel loops, each with a priority),
@@ -95,7 +97,12 @@ public final class JobGraph {
      * @param jobs the job system to run the nodes on; not null
      * @param done incremented now and decremented when every node ended; it records the first failure; not
      *             null
-     * @throws java.util.concurrent.RejectedExecutionException if the system refuses submissions
+     * @throws RejectedExecutionException if the system refuses submissions. Refused at the first node,
+     *         nothing was queued and {@code done} is unchanged. Refused midway (a {@code close()} or
+     *         {@code shutdownNow()} racing the call), the nodes queued before the refusal run, or are
+     *         cancelled by the shutdown, and {@code done} counts them until every one of them ended, as it
+     *         would count a whole run (the message says how many): wait on {@code done} before touching
+     *         what they write
      */
     public void run(JobSystem jobs, Counter done) {
         Objects.requireNonNull(jobs, "jobs");
@@ -109,6 +116,8 @@ public final class JobGraph {
      * @param group the group the nodes run in; cancelling it cancels the run; not null
      * @param done incremented now and decremented when every node ended; it records the first failure; not
      *             null
+     * @throws RejectedExecutionException as {@link #run(JobSystem, Counter)}, with the same promise for
+     *         {@code done}
      */
     public void run(JobGroup group, Counter done) {
         Objects.requireNonNull(group, "group");
@@ -118,26 +127,95 @@ public final class JobGraph {
 
     private void start(JobSystem jobs, JobGroup group, Counter done) {
         Counter[] ended = new Counter[order.length];   // by Node.index
-        for (Node n : order) {                         // topological: predecessors' counters already count
-            Counter[] before = new Counter[n.predecessors.size()];
-            for (int i = 0; i < before.length; i++) {
-                before[i] = ended[n.predecessors.get(i).index];
+        int queued = 0;                                // order[0 .. queued) were accepted
+        try {
+            for (Node n : order) {                     // topological: predecessors' counters already count
+                Counter[] before = new Counter[n.predecessors.size()];
+                for (int i = 0; i < before.length; i++) {
+                    before[i] = ended[n.predecessors.get(i).index];
+                }
+                Counter mine = new Counter(n.name);
+                ended[n.index] = mine;
+                Prerequisites p = group != null ? group.after(before) : jobs.after(before);
+                if (n.job != null) {
+                    p.run(n.priority, n.name, n.job, mine);
+                } else {
+                    p.parallelFor(n.priority, n.from, n.to, n.grain, n.body, mine);
+                }
+                queued++;
             }
-            Counter mine = new Counter(n.name);
-            ended[n.index] = mine;
-            Prerequisites p = group != null ? group.after(before) : jobs.after(before);
-            if (n.job != null) {
-                p.run(n.priority, n.name, n.job, mine);
-            } else {
-                p.parallelFor(n.priority, n.from, n.to, n.grain, n.body, mine);
+            Counter[] last = new Counter[sinks.length];
+            for (int i = 0; i < sinks.length; i++) {
+                last[i] = ended[sinks[i].index];
             }
+            Prerequisites end = group != null ? group.after(last) : jobs.after(last);
+            end.run(sinks.length > 0 ? sinks[0].priority : Priority.NORMAL, name, () -> { }, done);
+        } catch (RejectedExecutionException refused) {
+            throw refusedMidway(refused, ended, queued, done);
         }
-        Counter[] last = new Counter[sinks.length];
-        for (int i = 0; i < sinks.length; i++) {
-            last[i] = ended[sinks[i].index];
+    }
+
+    /**
+     * A close or shutdownNow refused a node (or the completion job) after {@code queued} nodes were
+     * accepted. Those run, or are cancelled by the shutdown, and nothing counted them for the caller: the
+     * refusal used to leave {@code done} untouched, so a caller that caught it could not wait for nodes
+     * still writing its frame's data. Now {@code done} counts them: one unit, given back when the counter
+     * of every queued node is at zero (each completes: the system runs or cancels every accepted job, and
+     * a queued node's predecessors were all queued before it), with the first failure among them.
+     */
+    private RejectedExecutionException refusedMidway(RejectedExecutionException refused, Counter[] ended,
+                                                     int queued, Counter done) {
+        String refusedAt = queued < order.length ? "node '" + order[queued].name + "'" : "its completion job";
+        if (queued == 0) {
+            return new RejectedExecutionException("graph '" + name + "' refused at " + refusedAt + ", before"
+                    + " any node was queued; 'done' is unchanged: " + refused.getMessage(), refused);
         }
-        Prerequisites end = group != null ? group.after(last) : jobs.after(last);
-        end.run(sinks.length > 0 ? sinks[0].priority : Priority.NORMAL, name, () -> { }, done);
+        Counter[] accepted = new Counter[queued];
+        for (int i = 0; i < queued; i++) {
+            accepted[i] = ended[order[i].index];
+        }
+        done.add(1);
+        QueuedNodesEnded countdown = new QueuedNodesEnded(accepted, done);
+        for (Counter c : accepted) {
+            c.whenZero(countdown);
+        }
+        return new RejectedExecutionException("graph '" + name + "' refused at " + refusedAt + " after " + queued
+                + " of its " + order.length + " nodes were queued: those run, or are cancelled if the system"
+                + " stops, and 'done' (" + done.name() + ") counts them until every one ended; wait on it before"
+                + " touching what they write: " + refused.getMessage(), refused);
+    }
+
+    /**
+     * Gives {@code done} its unit back once every queued node's counter is at zero. Each counter runs this
+     * once ({@link Counter#whenZero}), so exactly one decrement of {@code remaining} reaches zero; the
+     * counters' failures were recorded before their last decrements, which happen before that one (each
+     * decrement to zero, then this XADD, in order), so the failures are all visible to it.
+     */
+    private static final class QueuedNodesEnded implements Runnable {
+        private final Counter[] queued;
+        private final Counter done;
+        private final AtomicInteger remaining;
+
+        QueuedNodesEnded(Counter[] queued, Counter done) {
+            this.queued = queued;
+            this.done = done;
+            this.remaining = new AtomicInteger(queued.length);
+        }
+
+        @Override
+        public void run() {
+            if (remaining.decrementAndGet() != 0) {
+                return;
+            }
+            for (Counter c : queued) {                  // topological: the first failure is a root cause
+                JobFailedException f = c.failure();
+                if (f != null) {
+                    done.recordFailure(f, f.getCause() != null ? f.getCause() : f);
+                    break;
+                }
+            }
+            done.decrement();
+        }
     }
 
     @Override
