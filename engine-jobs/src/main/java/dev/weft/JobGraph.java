@@ -43,17 +43,24 @@ public final class JobGraph {
     private final String name;
     private final Node[] order;          // topological: every node after all of its predecessors
     private final Node[] sinks;          // nodes nothing comes after
+    // The completion job's: the most urgent sink's. The first sink's made a graph whose first sink was NORMAL
+    // (audio) end in a NORMAL job after its FRAME sinks, which a main thread waiting on the frame may not
+    // run (it helps with FRAME jobs only): the frame then waited for a worker to finish a loading job.
+    private final Priority endPriority;
 
     private JobGraph(String name, Node[] order) {
         this.name = name;
         this.order = order;
         List<Node> s = new ArrayList<>();
+        Priority end = Priority.NORMAL;                // no sink: an empty graph
         for (Node n : order) {
             if (n.successors.isEmpty()) {
+                end = s.isEmpty() || n.priority.ordinal() < end.ordinal() ? n.priority : end;
                 s.add(n);
             }
         }
         this.sinks = s.toArray(Node[]::new);
+        this.endPriority = end;
     }
 
     /**
@@ -87,6 +94,9 @@ public final class JobGraph {
     /**
      * Runs the graph once and returns at once: {@code done} counts the run until every node ended, and
      * records the first failure. Nodes are in the submitting job's group, as with {@link JobSystem#run}.
+     * The job that completes {@code done} after the last nodes runs at the most urgent priority among the
+     * graph's sinks, so a frame graph with a FRAME sink ends at FRAME priority (a main thread waiting on
+     * {@code done} may run it) whatever the priority of its other sinks.
      *
      * <p>A known limit: after {@link JobSystem#shutdownNow()}, or a cancel of the group the nodes run in,
      * {@code done} can reach zero while a node that had already started still runs, because the graph's own
@@ -149,7 +159,7 @@ public final class JobGraph {
                 last[i] = ended[sinks[i].index];
             }
             Prerequisites end = group != null ? group.after(last) : jobs.after(last);
-            end.run(sinks.length > 0 ? sinks[0].priority : Priority.NORMAL, name, () -> { }, done);
+            end.run(endPriority, name, () -> { }, done);
         } catch (RejectedExecutionException refused) {
             throw refusedMidway(refused, ended, queued, done);
         }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
@@ -187,5 +188,60 @@ class JobGraphTest {
             assertEquals(0, ran.get());
             assertFalse(done.failure() != null, "cancellation is not a failure");
         }
+    }
+
+    /**
+     * A frame graph whose first sink is NORMAL (audio) and whose last is FRAME (render), awaited by the main
+     * thread while the only worker runs a long loading job: the job that completes the run must be FRAME,
+     * so that the waiting main thread runs it (it helps with FRAME jobs only). At the first sink's NORMAL it
+     * waited for the loading job to end (here: the loading job gave up after its 30 s wait).
+     */
+    @Test
+    void aRunEndsAtItsMostUrgentSinksPrioritySoTheWaitingMainThreadFinishesTheFrame() {
+        try (JobSystem jobs = TestSupport.system(1)) {
+            AtomicBoolean gateStarted = new AtomicBoolean();
+            AtomicBoolean workerTaken = new AtomicBoolean();
+            AtomicBoolean frameDone = new AtomicBoolean();
+            AtomicBoolean loadingSawTheFrameEnd = new AtomicBoolean();
+            Counter loadingStarted = new Counter("loading started");
+            loadingStarted.add(1);
+            Job loading = () -> {                     // holds the worker, as a long decompression does
+                loadingStarted.decrement();
+                loadingSawTheFrameEnd.set(spinUntil(frameDone));
+            };
+            JobGraph.Builder b = JobGraph.builder("frame");
+            b.job("audio", Priority.NORMAL, () -> jobs.run(Priority.BACKGROUND, "loading", loading, null));
+            b.job("gate", Priority.FRAME, () -> {     // run by the main thread: the worker is taken meanwhile
+                gateStarted.set(true);
+                loadingStarted.await();
+            }).precedes(b.job("render", Priority.FRAME, () -> { }));
+            JobGraph graph = b.build();
+            assertEquals("audio", graph.nodes().get(0).name(), "the first sink is the NORMAL one");
+
+            jobs.run(Priority.NORMAL, "previous frame's tail", () -> {
+                workerTaken.set(true);
+                spinUntil(gateStarted);               // keeps the worker until the main thread took the gate
+            }, null);
+            assertTrue(spinUntil(workerTaken));
+            Counter done = new Counter("frame");
+            graph.run(jobs, done);
+            done.await();                             // helps: runs gate, render, and the FRAME completion job
+            frameDone.set(true);
+            TestSupport.closeWithin(jobs);
+            assertTrue(loadingSawTheFrameEnd.get(), "the frame ended only after the loading job gave up the"
+                    + " worker: the run's completion job was not FRAME, so the waiting main thread could not run it");
+        }
+    }
+
+    /** Spins (holding the carrier, as a busy job does) until {@code flag} is set; false after the long timeout. */
+    private static boolean spinUntil(AtomicBoolean flag) {
+        long deadline = System.nanoTime() + TestSupport.LONG.toNanos();
+        while (!flag.get()) {
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            Thread.onSpinWait();
+        }
+        return true;
     }
 }
