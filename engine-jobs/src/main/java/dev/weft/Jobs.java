@@ -102,7 +102,7 @@ public final class Jobs {
      * The job this thread runs now: a fiber's, one a waiting thread runs as help, or a main-thread job;
      * null on a fiber between jobs. On any other thread it throws.
      */
-    private static JobNode runningOnCurrentThread() {
+    static JobNode runningOnCurrentThread() {
         Fiber f = Fiber.current();
         if (f != null) {
             return f.currentJob;

@@ -22,11 +22,16 @@ final class ViewTask {
     private static final int NONE = 0;
     private static final int INTERRUPTING = 1;
     private static final int INTERRUPTED = 2;
+    private static final int NOT_STARTED = 0;            // startState: NOT_STARTED, then STARTED or NEVER_RUNS
+    private static final int STARTED = 1;
+    private static final int NEVER_RUNS = 2;
     private static final VarHandle INTERRUPT_STATE;
+    private static final VarHandle START_STATE;
 
     static {
         try {
             INTERRUPT_STATE = MethodHandles.lookup().findVarHandle(ViewTask.class, "interruptState", int.class);
+            START_STATE = MethodHandles.lookup().findVarHandle(ViewTask.class, "startState", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -36,6 +41,11 @@ final class ViewTask {
     private final Object original;              // the Runnable or Callable the caller submitted
     private volatile Thread runner;
     private volatile int interruptState;
+    // Whether the task's body started: set once, by CAS, by the job as it starts (STARTED) or by whoever
+    // reports it as never run (NEVER_RUNS: shutdownNow's list, or its submitter's RejectedExecutionException).
+    // The job's own state cannot say it: a job the view's cancelled group dropped at its worker never
+    // reached tryCancel, so no cancelIfNotStarted succeeds on it and shutdownNow did not list it.
+    private volatile int startState;
 
     ViewTask(long order, Object original) {
         this.order = order;
@@ -44,6 +54,14 @@ final class ViewTask {
 
     /** The job's body: runs {@code body} registered as this task's runner. */
     <T> T call(Callable<T> body) throws Exception {
+        if (!START_STATE.compareAndSet(this, NOT_STARTED, STARTED)) {
+            // Reported as never run (shutdownNow's list, or its submitter's refusal) after a worker took the
+            // job: end without running it, as a cancelled job (the request comes before the throw, so the
+            // job counts the exception as a cancel honoured, not a failure to report).
+            Jobs.runningOnCurrentThread().requestCancel();
+            throw new JobCancelledException("task " + original + " was cancelled before it started: it was listed"
+                    + " by the view's shutdownNow() or refused to its submitter");
+        }
         Thread me = Thread.currentThread();
         runner = me;
         if (interruptState != NONE) {
@@ -60,6 +78,14 @@ final class ViewTask {
                 Thread.interrupted();            // meant for this task: not for the fiber's next job
             }
         }
+    }
+
+    /**
+     * Marks the task as one that never runs, unless its body already started; true for exactly one caller,
+     * which then reports it (in shutdownNow's list, or by refusing it to its submitter). Any thread.
+     */
+    boolean claimNeverRuns() {
+        return START_STATE.compareAndSet(this, NOT_STARTED, NEVER_RUNS);
     }
 
     /** Interrupts the task if it runs now; at most once. Any thread. */
