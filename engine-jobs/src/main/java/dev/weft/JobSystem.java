@@ -148,8 +148,12 @@ public final class JobSystem implements Executor, AutoCloseable {
      * lifecycle is its own. {@code shutdown()} and {@code close()} on the view stop the view — refuse new
      * tasks, then terminate once its tasks ended — never the job system, so a library may close what it
      * was given. {@code shutdownNow()} returns the view's tasks that never started (they never will) and
-     * asks running ones to stop through Weft's cancellation ({@link Jobs#isCancelled()}, cancelled waits;
-     * threads are not interrupted). {@code Future.cancel} cancels the job if it has not started (true);
+     * asks running ones to stop through Weft's cancellation ({@link Jobs#isCancelled()}, cancelled waits)
+     * and by interrupting them, as the JDK's pools do (never the next job of their fiber); one that ends
+     * by throwing the {@code InterruptedException} or {@link JobCancelledException} completes as cancelled
+     * ({@code Future.get} throws {@code CancellationException}). A task submitted while
+     * {@code shutdownNow()} runs is run, listed, or refused with {@code RejectedExecutionException}.
+     * {@code Future.cancel} cancels the job if it has not started (true);
      * a running one is asked to stop and the call returns false. {@code execute}'s failures go to the
      * uncaught-failure handler; {@code submit}'s come out of {@code Future.get} as
      * {@link java.util.concurrent.ExecutionException}.
