@@ -45,6 +45,7 @@ final class OutsideNodes {
             if (batch != null) {
                 for (PooledJob n : batch) {
                     if (n != null && free.size() < MAX_FREE) {
+                        n.fetchLinesForWriting();
                         free.push(n);
                     }
                 }
