@@ -72,16 +72,7 @@ class WatchdogCycleReportTest {
             Counter finished = new Counter("finished");
             Counter held = new Counter("held by the test");
             held.add(1);
-            Counter gate = new Counter("all submitted");
-            gate.add(1);
-            level.run(Priority.NORMAL, "finisher", () -> { gate.await(); chunks.await(1); }, finished);
-            level.run(Priority.NORMAL, "chunk 0", () -> { gate.await(); finished.await(); }, chunks);
-            level.run(Priority.NORMAL, "chunk 1", () -> { gate.await(); finished.await(); }, chunks);
-            level.run(Priority.NORMAL, "chunk 2", () -> { gate.await(); held.await(); }, chunks);
-            // All four on their own fibers before the gate opens: a chunk could otherwise run the queued
-            // finisher inline in its wait (still a deadlock, reported in another shape).
-            eventually("four jobs parked on the gate", () -> waitingOn(jobs, gate) == 4);
-            gate.decrement();
+            startLevel(jobs, level::run, chunks, finished, finished, held);
             eventually(() -> "a cycle through 'finisher'; reports " + names(cycles(reports)) + "; fibers "
                     + TestSupport.fiberStates(jobs), () -> !cycles(reports).isEmpty());
             String text = names(cycles(reports)).toString() + jobs.findWaitCycles().stream()
@@ -110,14 +101,7 @@ class WatchdogCycleReportTest {
             Counter finished = new Counter("finished");
             Counter held = new Counter("held by the test");
             held.add(1);
-            Counter gate = new Counter("all submitted");
-            gate.add(1);
-            jobs.run(Priority.NORMAL, "finisher", () -> { gate.await(); chunks.await(1); }, finished);
-            jobs.run(Priority.NORMAL, "chunk 0", () -> { gate.await(); finished.await(); }, chunks);
-            jobs.run(Priority.NORMAL, "chunk 1", () -> { gate.await(); held.await(); }, chunks);
-            jobs.run(Priority.NORMAL, "chunk 2", () -> { gate.await(); held.await(); }, chunks);
-            eventually("four jobs parked on the gate", () -> waitingOn(jobs, gate) == 4);
-            gate.decrement();
+            startLevel(jobs, jobs::run, chunks, finished, held, held);
             eventually(() -> "each job parked in its second wait; fibers " + TestSupport.fiberStates(jobs),
                     () -> waitingOn(jobs, chunks) == 1 && waitingOn(jobs, finished) == 1
                             && waitingOn(jobs, held) == 2);
@@ -128,6 +112,30 @@ class WatchdogCycleReportTest {
             jobs.shutdownNow();
             assertTrue(jobs.awaitTermination(TestSupport.LONG), "terminated after shutdownNow");
         }
+    }
+
+    /** {@code JobSystem.run} or {@code JobGroup.run}, with a name and a counter. */
+    private interface Submit {
+        void run(Priority priority, String name, Job job, Counter counter);
+    }
+
+    /**
+     * A level's four jobs: a finisher (counted by {@code finished}) that waits until at most one chunk
+     * remains, and three chunks (counted by {@code chunks}): chunk 0 waits on {@code finished}, chunk 1 on
+     * {@code chunk1WaitsOn}, chunk 2 on {@code held}. All four park on a gate first, each on its own fiber,
+     * and the gate opens once they have: a chunk could otherwise run the queued finisher inline in its
+     * wait (still a deadlock, reported in another shape).
+     */
+    private static void startLevel(JobSystem jobs, Submit submit, Counter chunks, Counter finished,
+                                   Counter chunk1WaitsOn, Counter held) throws Exception {
+        Counter gate = new Counter("all submitted");
+        gate.add(1);
+        submit.run(Priority.NORMAL, "finisher", () -> { gate.await(); chunks.await(1); }, finished);
+        submit.run(Priority.NORMAL, "chunk 0", () -> { gate.await(); finished.await(); }, chunks);
+        submit.run(Priority.NORMAL, "chunk 1", () -> { gate.await(); chunk1WaitsOn.await(); }, chunks);
+        submit.run(Priority.NORMAL, "chunk 2", () -> { gate.await(); held.await(); }, chunks);
+        eventually("four jobs parked on the gate", () -> waitingOn(jobs, gate) == 4);
+        gate.decrement();
     }
 
     /** Fibers in a wait on {@code c} right now. */
