@@ -25,8 +25,9 @@ public record AssetId(AssetKind kind, String path) {
      * @throws IllegalArgumentException if {@code path} is empty
      */
     public AssetId {
-        Objects.requireNonNull(kind, "kind");
-        Objects.requireNonNull(path, "path");
+        Objects.requireNonNull(kind, "asset kind is null: pass AssetKind.TEXTURE, MESH or COLLISION");
+        Objects.requireNonNull(path, "asset path is null: pass the file's path in the manager's source,"
+                + " '/'-separated, e.g. tiny/textures/grass_64.png");
         if (path.isEmpty()) {
             throw new IllegalArgumentException("empty asset path");
         }

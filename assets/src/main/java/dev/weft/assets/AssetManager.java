@@ -225,8 +225,10 @@ public final class AssetManager implements AutoCloseable {
      * @param id what to load
      * @return a new reference to the asset; release it when done
      * @throws IllegalStateException if this manager was closed
+     * @throws NullPointerException if {@code id} is null
      */
     public AssetRef<? extends LoadedAsset> request(AssetId id) {
+        Objects.requireNonNull(id, "AssetManager.request(null): pass what to load, e.g. AssetId.texture(\"tiny/textures/grass_64.png\")");
         return request(id, LoadedAsset.class);
     }
 

@@ -182,6 +182,7 @@ public final class ChunkStreamer implements AutoCloseable {
      * @throws IllegalArgumentException if {@code chunk} is not a level of this grid
      */
     public float[] origin(LoadedLevel chunk) {
+        Objects.requireNonNull(chunk, "ChunkStreamer.origin(null): pass a chunk from resident()");
         for (int row = 0; row < grid.rows(); row++) {
             for (int column = 0; column < grid.columns(); column++) {
                 if (grid.levelName(column, row).equals(chunk.name())) {
