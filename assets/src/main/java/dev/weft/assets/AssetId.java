@@ -11,8 +11,13 @@ import java.util.Objects;
  * cube): they load without I/O. The level loader uses them for assets a broken level file declares
  * badly; see {@link LevelLoader}.
  *
+ * <p>The path is kept in normal form, so one file is one asset whatever way it was named:
+ * {@code /tiny/x.png}, {@code tiny/./x.png}, {@code tiny//x.png} and {@code tiny/a/../x.png} are all
+ * {@code tiny/x.png} (they were separate assets: two copies in memory and on the GPU). Backslashes are not
+ * separators.
+ *
  * @param kind what to make
- * @param path source path, {@code '/'}-separated, e.g. {@code tiny/textures/grass_64.png}
+ * @param path source path, {@code '/'}-separated, e.g. {@code tiny/textures/grass_64.png}; stored normalized
  */
 public record AssetId(AssetKind kind, String path) {
     /** Directory (relative to a level) of placeholder assets, which have no file. */
@@ -22,7 +27,8 @@ public record AssetId(AssetKind kind, String path) {
      * Checks the id.
      *
      * @throws NullPointerException if {@code kind} or {@code path} is null
-     * @throws IllegalArgumentException if {@code path} is empty
+     * @throws IllegalArgumentException if {@code path} is empty, names no file ({@code "/"}, {@code "."}) or
+     *                                  leaves the source's root ({@code "../x.png"})
      */
     public AssetId {
         Objects.requireNonNull(kind, "asset kind is null: pass AssetKind.TEXTURE, MESH or COLLISION");
@@ -31,6 +37,44 @@ public record AssetId(AssetKind kind, String path) {
         if (path.isEmpty()) {
             throw new IllegalArgumentException("empty asset path");
         }
+        path = normalize(path);
+    }
+
+    /** {@code path} without empty and {@code "."} segments, {@code ".."} resolved; most paths are normal already. */
+    private static String normalize(String path) {
+        if (isNormal(path)) {
+            return path;
+        }
+        java.util.ArrayDeque<String> parts = new java.util.ArrayDeque<>();
+        for (String part : path.split("/")) {
+            if (part.equals("..")) {
+                if (parts.pollLast() == null) {
+                    throw new IllegalArgumentException("asset path '" + path + "' leaves the source's root; name the"
+                            + " file from the root, e.g. tiny/textures/grass_64.png");
+                }
+            } else if (!part.isEmpty() && !part.equals(".")) {
+                parts.addLast(part);
+            }
+        }
+        if (parts.isEmpty()) {
+            throw new IllegalArgumentException("asset path '" + path + "' names no file; pass the file's path in the"
+                    + " manager's source, e.g. tiny/textures/grass_64.png");
+        }
+        return String.join("/", parts);
+    }
+
+    private static boolean isNormal(String path) {
+        int start = 0;
+        for (int i = 0; i <= path.length(); i++) {
+            if (i == path.length() || path.charAt(i) == '/') {
+                int n = i - start;
+                if (n == 0 || path.charAt(start) == '.' && (n == 1 || n == 2 && path.charAt(start + 1) == '.')) {
+                    return false;
+                }
+                start = i + 1;
+            }
+        }
+        return true;
     }
 
     /**

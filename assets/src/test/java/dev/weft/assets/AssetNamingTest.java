@@ -7,11 +7,49 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * A misuse says what was wrong: {@code request(null)} threw the JDK's {@code Cannot invoke
- * "dev.weft.assets.AssetId.toString()" because "id" is null}, {@code texture(null)} a bare "path".
+ * One file is one asset however it is named, and a misuse says what was wrong. A probe requesting
+ * {@code tiny/textures/decal_16.png} as {@code /tiny/...}, {@code tiny/./...} and {@code tiny//...} got four
+ * entries and four loads (four copies in memory, and on the GPU with an uploader); {@code request(null)}
+ * threw the JDK's {@code Cannot invoke "dev.weft.assets.AssetId.toString()" because "id" is null}.
  */
 @Timeout(120)
 class AssetNamingTest extends WithJobSystem {
+    private static final String FILE = "tiny/textures/decal_16.png";
+
+    @Test
+    void oneFileNamedFourWaysIsOneAsset() {
+        try (AssetManager assets = AssetManager.builder(jobs).build()) {
+            List<String> names = List.of(FILE, "/" + FILE, "tiny/./textures/decal_16.png", "tiny//textures/decal_16.png",
+                    "tiny/meshes/../textures/decal_16.png");
+            List<AssetRef<LoadedTexture>> refs = names.stream().map(assets::texture).toList();
+            try {
+                assertEquals(1, assets.stats().entries(), assets.stats().toString());
+                assertEquals(1, assets.stats().loadsStarted(), assets.stats().toString());
+                LoadedTexture first = refs.get(0).join();
+                for (AssetRef<LoadedTexture> r : refs) {
+                    assertEquals(AssetId.texture(FILE), r.id());
+                    assertSame(first, r.join(), r.id() + " is another copy");
+                    assertTrue(r.failure().isEmpty(), r.failure().toString());
+                }
+            } finally {
+                refs.forEach(AssetRef::release);
+            }
+            Fixture.assertNoEntries(assets);
+        }
+    }
+
+    @Test
+    void pathsThatNameNoFileInTheSourceAreRefused() {
+        assertEquals("asset path '../x.png' leaves the source's root; name the file from the root, e.g."
+                + " tiny/textures/grass_64.png",
+                assertThrows(IllegalArgumentException.class, () -> AssetId.texture("../x.png")).getMessage());
+        assertThrows(IllegalArgumentException.class, () -> AssetId.texture("tiny/../../x.png"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> AssetId.mesh("/")).getMessage()
+                .startsWith("asset path '/' names no file"));
+        assertThrows(IllegalArgumentException.class, () -> AssetId.mesh("./."));
+        assertEquals("a/b..c/.d/x.png", AssetId.texture("a/b..c/.d/x.png").path(), "dots inside a name are a name");
+    }
+
     @Test
     void nullArgumentsSayWhichAndWhatToPass() {
         try (AssetManager assets = AssetManager.builder(jobs).build()) {
