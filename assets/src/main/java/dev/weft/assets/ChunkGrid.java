@@ -27,8 +27,8 @@ public record ChunkGrid(String prefix, int columns, int rows, float chunkSizeM, 
     /**
      * Checks the grid.
      *
-     * @throws IllegalArgumentException if there is no column or row, or the chunk size is not a positive,
-     *                                  finite number
+     * @throws IllegalArgumentException if there is no column or row, the chunk size is not a positive,
+     *                                  finite number, or a corner of the grid is not finite
      */
     public ChunkGrid {
         Objects.requireNonNull(prefix, "prefix");
@@ -37,6 +37,13 @@ public record ChunkGrid(String prefix, int columns, int rows, float chunkSizeM, 
         }
         if (!(chunkSizeM > 0) || !Float.isFinite(chunkSizeM)) {
             throw new IllegalArgumentException("chunk size must be a positive number of metres, got " + chunkSizeM);
+        }
+        // A NaN or infinite centre makes every distance NaN or infinite: no chunk would ever load, silently.
+        if (!Float.isFinite(originXM) || !Float.isFinite(originZM) || !Float.isFinite(originXM + columns * chunkSizeM)
+                || !Float.isFinite(originZM + rows * chunkSizeM)) {
+            throw new IllegalArgumentException("chunk grid '" + prefix + "': its corners must be finite metres, got origin ("
+                    + originXM + ", " + originZM + ") and " + columns + "x" + rows + " chunks of " + chunkSizeM
+                    + " m; no chunk of it could ever load");
         }
     }
 

@@ -94,13 +94,21 @@ public final class ChunkStreamer implements AutoCloseable {
      * @param aheadXM the look-ahead point's x, metres
      * @param aheadZM the look-ahead point's z, metres
      * @throws IllegalStateException if called from another thread than the owner, or after {@link #close()}
-     * @throws IllegalArgumentException if a coordinate is NaN (an infinite look-ahead point means none)
+     * @throws IllegalArgumentException if a coordinate is NaN, or the point is infinite (an infinite look-ahead
+     *                                  point means none)
      */
     public void update(float xM, float zM, float aheadXM, float aheadZM) {
         checkOwner();
         // A NaN distance is neither within the load radius nor beyond the unload one: nothing loaded, silently.
         String nan = Float.isNaN(xM) ? "xM" : Float.isNaN(zM) ? "zM" : Float.isNaN(aheadXM) ? "aheadXM"
                 : Float.isNaN(aheadZM) ? "aheadZM" : null;
+        // An infinite point is farther than the unload radius from every chunk: all unloaded, silently. Only the
+        // look-ahead may be infinite (it means none): the streamed point is where the camera is.
+        if (nan == null && (Float.isInfinite(xM) || Float.isInfinite(zM))) {
+            throw new IllegalArgumentException("ChunkStreamer.update(" + xM + ", " + zM + ", " + aheadXM + ", " + aheadZM
+                    + "): the point (" + xM + ", " + zM + ") is infinite, so no chunk would stay loaded; pass the"
+                    + " position streamed around, in metres (only the look-ahead point may be infinite: none)");
+        }
         if (nan != null) {
             throw new IllegalArgumentException("ChunkStreamer.update(" + xM + ", " + zM + ", " + aheadXM + ", " + aheadZM
                     + "): " + nan + " is NaN" + (nan.startsWith("ahead")

@@ -169,6 +169,30 @@ class ChunkStreamerTest extends WithJobSystem {
         }
     }
 
+    /**
+     * A grid with a NaN (or infinite) origin has NaN centres, and a point at infinity is farther than the
+     * unload radius from every chunk: a probe built each and called update() for 120 frames at the world's
+     * centre, and no chunk loaded (or every loaded one unloaded), without a word. Both are refused now.
+     */
+    @Test
+    void aGridOrPointThatCouldLoadNothingIsRefused() {
+        IllegalArgumentException grid = assertThrows(IllegalArgumentException.class,
+                () -> new ChunkGrid("w", 8, 8, 25f, Float.NaN, -100f));
+        assertEquals("chunk grid 'w': its corners must be finite metres, got origin (NaN, -100.0) and 8x8 chunks"
+                + " of 25.0 m; no chunk of it could ever load", grid.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> new ChunkGrid("w", 8, 8, 25f, 0f, Float.NEGATIVE_INFINITY));
+        assertThrows(IllegalArgumentException.class, () -> new ChunkGrid("w", 8, 8, 1e38f, 3e38f, 0f));  // far edge
+        try (AssetManager assets = AssetManager.builder(jobs).build()) {
+            ChunkStreamer streamer = new ChunkStreamer(new LevelLoader(assets), WORLD, LOAD_M, UNLOAD_M);
+            IllegalArgumentException point = assertThrows(IllegalArgumentException.class,
+                    () -> streamer.update(Float.POSITIVE_INFINITY, 0f, 0f, 0f));
+            assertTrue(point.getMessage().contains("is infinite, so no chunk would stay loaded"), point.getMessage());
+            assertThrows(IllegalArgumentException.class, () -> streamer.update(0f, Float.NEGATIVE_INFINITY, 0f, 0f));
+            assertEquals(0, streamer.stats().chunksRequested(), streamer.stats().toString());
+            streamer.close();
+        }
+    }
+
     private void pumpUntilSettled(ChunkStreamer streamer) {
         pumpUntil(() -> !streamer.isStreaming());
         assertFalse(streamer.isStreaming(), "chunks still loading: " + streamer);
