@@ -275,7 +275,7 @@ public final class LevelLoad {
         Map<String, LoadedMesh> meshes = new LinkedHashMap<>();
         Map<String, LoadedCollision> collisions = new LinkedHashMap<>();
         for (LevelAsset a : file.assets()) {
-            LoadedAsset loaded = refs.get(a.name()).join();   // also the assets no entity uses
+            LoadedAsset loaded = joinHeld(refs.get(a.name()));   // also the assets no entity uses
             if (a.name().startsWith("__placeholder_")) {
                 continue;                                     // internal stand-ins of a repaired file
             }
@@ -303,6 +303,22 @@ public final class LevelLoad {
             r.release();
         }
         return r;
+    }
+
+    /**
+     * Joins one of the level's references. Only unload() releases them (after setting unloaded), so a released
+     * one is the level's cancellation: an unload between the assembly's cancellation check and this join listed
+     * "this reference was released; the level cannot load" among a cancelled load's failures (1-3 of 3,000).
+     */
+    private LoadedAsset joinHeld(AssetRef<?> r) {
+        try {
+            return r.join();
+        } catch (IllegalStateException released) {
+            if (r.isReleased() && unloaded.get()) {      // both volatile; unload() sets unloaded before it releases
+                throw new CancellationException("level " + levelName + " was unloaded while it was assembled");
+            }
+            throw released;
+        }
     }
 
     private static LoadedLevel.PlacedEntity place(LevelEntity e, Map<String, AssetRef<?>> refs) {
