@@ -228,7 +228,7 @@ public final class LevelLoad {
         List<String> paths = new ArrayList<>();
         for (LevelAsset a : order) {
             if (a.path() != null && !AssetId.texture(dir + a.path()).isPlaceholder()) {
-                paths.add(dir + a.path());
+                paths.add(pathOf(dir, a));
             }
         }
         long[] sizes;
@@ -250,14 +250,14 @@ public final class LevelLoad {
         // files in load order: a job per asset either way, but the I/O threads serve reads in this order.
         List<LevelAsset> requestOrder = new ArrayList<>(order);
         requestOrder.sort(Comparator.comparing((LevelAsset a) -> a.kind().isDerived())
-                .thenComparing(a -> a.path() == null ? 0L : -expected.getOrDefault(dir + a.path(), 0L)));
+                .thenComparing(a -> a.path() == null ? 0L : -expected.getOrDefault(pathOf(dir, a), 0L)));
         Map<String, AssetRef<?>> refs = new LinkedHashMap<>();
         for (LevelAsset a : requestOrder) {
             Jobs.checkCancelled();
             AssetId id = idOf(file, dir, a);
             AssetRef<?> ref = acquire(id);
             refs.put(a.name(), ref);
-            long bytes = a.path() == null ? 0 : expected.getOrDefault(dir + a.path(), 0L);
+            long bytes = a.path() == null ? 0 : expected.getOrDefault(pathOf(dir, a), 0L);
             ref.watch(new Watcher(a.name(), bytes));
         }
 
@@ -286,6 +286,11 @@ public final class LevelLoad {
             }
         }
         level = new LoadedLevel(this, file, textures, meshes, collisions, List.of(placed), List.copyOf(failures));
+    }
+
+    /** The path the asset's read uses: its id's normal form ("./textures/a.png" is "textures/a.png"). */
+    private static String pathOf(String dir, LevelAsset a) {
+        return AssetId.texture(dir + a.path()).path();
     }
 
     private static AssetId idOf(LevelFile file, String dir, LevelAsset a) {

@@ -38,6 +38,36 @@ class AssetNamingTest extends WithJobSystem {
         }
     }
 
+    /**
+     * The level parser accepts {@code ./textures/a.png} and {@code textures/./b.png}; the load read them by
+     * that name, which an in-memory or classpath source does not know: on the old code 3 of 3 such assets
+     * were placeholders ("no such file in memory") and the level's bytes total was 0.
+     */
+    @Test
+    void aLevelFileNamingItsFilesWithDotSegmentsLoadsThem() {
+        byte[] a = Fixture.resource(FILE), b = Fixture.resource("tiny/textures/checker_32.png");
+        byte[] m = Fixture.resource("tiny/meshes/post.obj");
+        AssetSource source = AssetSource.inMemory(Fixture.files(
+                "lvl/lvl.level", "weft-level 1\ntexture a ./textures/a.png\ntexture b textures/./b.png\n"
+                        + "mesh m ./meshes/m.obj\nentity e mesh=m texture=a 0 0 0\n",
+                "lvl/textures/a.png", a, "lvl/textures/b.png", b, "lvl/meshes/m.obj", m));
+        try (AssetManager assets = AssetManager.builder(jobs).source(source).build()) {
+            LevelLoad load = new LevelLoader(assets).load("lvl");
+            Fixture.awaitLoad(load);
+            assertEquals(List.of(), load.failures());
+            LoadProgress.Snapshot p = load.progress();
+            assertEquals(LoadProgress.Outcome.LOADED, p.outcome());
+            assertEquals(a.length + b.length + m.length, p.bytesTotal(), p.toString());
+            assertEquals(p.bytesTotal(), p.bytesDone(), p.toString());
+            try (AssetRef<LoadedTexture> same = assets.texture("lvl/textures/a.png")) {
+                assertSame(load.level().orElseThrow().textures().get("a"), same.join(), "the level's texture is this one");
+            }
+            assertEquals(3, assets.stats().loadsStarted(), assets.stats().toString());
+            load.unload();
+            Fixture.assertNoEntries(assets);
+        }
+    }
+
     @Test
     void pathsThatNameNoFileInTheSourceAreRefused() {
         assertEquals("asset path '../x.png' leaves the source's root; name the file from the root, e.g."
