@@ -77,6 +77,16 @@ final class PendingJobs {
                 return;
             }
             s.inject(j);
+            // A thread that is no worker may release while CLOSING (the job was accepted before the close),
+            // and nothing kept the system up for it: the last worker may have read externalSubmitters = 0
+            // and made its last scan before our offer, and then terminate. Our offer (a CAS), then this
+            // volatile read; the terminator writes TERMINATED, then drains (Scheduler.markTerminated): one
+            // of the two sees the other, and the job is cancelled by whichever polls it. Before, it stayed
+            // in the queue, neither run nor cancelled, and its counter stayed up (LateRelease probe: 2 of
+            // 5,000 rounds; JobGraphRefusalTest once).
+            if (s.isTerminated()) {
+                s.picker.cancelAllQueued(s);
+            }
         } finally {
             s.externalSubmitters.decrementAndGet();
         }

@@ -477,9 +477,24 @@ final class Scheduler {
         parking.fiberIdle(w.index);
     }
 
+    /**
+     * Tests only: run by the terminating worker after its decision, before TERMINATED is written (null:
+     * nothing). Read once per system, at termination.
+     */
+    volatile Runnable beforeTerminationForTests;
+
     /** The termination decision (WorkerParking) ends the system: nothing could make new work any more. */
     void markTerminated() {
+        Runnable hook = beforeTerminationForTests;
+        if (hook != null) {
+            hook.run();
+        }
         RUN_STATE.setVolatile(this, TERMINATED);
+        // A pending job released from outside while CLOSING (PendingJobs.release) may have been offered
+        // after the decider's last scan: cancelled here, or by its releaser, which reads TERMINATED after
+        // its offer. The fence orders the write above before the queues' index reads (acquire loads).
+        VarHandle.fullFence();
+        picker.cancelAllQueued(this);
         ShutdownKeeper.terminated(this);
         blockingPool.close();
     }

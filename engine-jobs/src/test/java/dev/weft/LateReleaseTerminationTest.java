@@ -1,0 +1,46 @@
+package dev.weft;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A job waiting for prerequisites, released by a thread that is no worker while a graceful close
+ * terminates: it is accepted while CLOSING (it was submitted before the close), so nothing kept the system
+ * up for it, and the last worker may terminate between its last scan and the release's offer. The job must
+ * then be cancelled and its counter complete, not stay in a queue no worker reads (the counter stuck at 1
+ * after termination: {@code JobGraphRefusalTest} once, a graph node released inline by its registration).
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class LateReleaseTerminationTest {
+
+    @Test
+    void aJobReleasedFromOutsideAfterTheLastScanIsCancelledAndItsCounterCompletes() throws Exception {
+        JobSystem jobs = TestSupport.system(1);
+        Counter gate = new Counter("gate");
+        gate.add(1);
+        Counter counted = new Counter("late job");
+        AtomicBoolean ran = new AtomicBoolean();
+        JobHandle<Boolean> late = jobs.after(gate).submit(Priority.NORMAL, "late", () -> ran.getAndSet(true), counted);
+        // The worker decided to terminate (its last scan found nothing, no outside submitter was in flight);
+        // the gate opens now, on a thread that is no worker, which reads CLOSING and queues the job.
+        jobs.schedulerForTests().beforeTerminationForTests = () -> {
+            Thread opener = new Thread(gate::decrement, "opener");
+            opener.start();
+            try {
+                opener.join();
+            } catch (InterruptedException e) {
+                throw new AssertionError(e);
+            }
+        };
+        jobs.shutdown();
+        assertTrue(jobs.awaitTermination(TestSupport.LONG), "terminated");
+        TestSupport.await(counted);
+        assertTrue(late.isCancelled(), "the late job is reported cancelled: " + late);
+        assertFalse(ran.get(), "it did not run");
+    }
+}
