@@ -72,9 +72,13 @@ final class PendingJobs {
         }
         s.externalSubmitters.incrementAndGet();        // before reading the run state: see Scheduler, "Shutdown"
         try {
-            if (s.runState() >= Scheduler.STOPPING) {
+            int rs = s.runState();
+            if (rs >= Scheduler.STOPPING) {
                 j.cancelBeforeStart(s);
                 return;
+            }
+            if (rs == Scheduler.CLOSING && s.beforeLateInjectForTests != null) {
+                s.beforeLateInjectForTests.run();
             }
             s.inject(j);
             // A thread that is no worker may release while CLOSING (the job was accepted before the close),
@@ -82,8 +86,8 @@ final class PendingJobs {
             // and made its last scan before our offer, and then terminate. Our offer (a CAS), then this
             // volatile read; the terminator writes TERMINATED, then drains (Scheduler.markTerminated): one
             // of the two sees the other, and the job is cancelled by whichever polls it. Before, it stayed
-            // in the queue, neither run nor cancelled, and its counter stayed up (LateRelease probe: 2 of
-            // 5,000 rounds; JobGraphRefusalTest once).
+            // in the queue, neither run nor cancelled, and its counter stayed up (SYNCHRONIZATION.md §5,
+            // "A pending job released from outside"; LateReleaseTerminationTest).
             if (s.isTerminated()) {
                 s.picker.cancelAllQueued(s);
             }

@@ -483,6 +483,12 @@ final class Scheduler {
      */
     volatile Runnable beforeTerminationForTests;
 
+    /**
+     * Tests only: run by a thread that is no worker releasing a pending job while CLOSING, after it read
+     * the run state and before its offer (PendingJobs.release; null: nothing). Read only while CLOSING.
+     */
+    volatile Runnable beforeLateInjectForTests;
+
     /** The termination decision (WorkerParking) ends the system: nothing could make new work any more. */
     void markTerminated() {
         Runnable hook = beforeTerminationForTests;

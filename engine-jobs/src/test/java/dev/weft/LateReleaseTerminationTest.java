@@ -3,6 +3,7 @@ package dev.weft;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
@@ -40,6 +41,44 @@ class LateReleaseTerminationTest {
         jobs.shutdown();
         assertTrue(jobs.awaitTermination(TestSupport.LONG), "terminated");
         TestSupport.await(counted);
+        assertTrue(late.isCancelled(), "the late job is reported cancelled: " + late);
+        assertFalse(ran.get(), "it did not run");
+    }
+
+    @Test
+    void aJobOfferedAfterTheTerminatorsDrainIsCancelledByItsReleaser() throws Exception {
+        JobSystem jobs = TestSupport.system(1);
+        Counter gate = new Counter("gate");
+        gate.add(1);
+        Counter counted = new Counter("late job");
+        AtomicBoolean ran = new AtomicBoolean();
+        JobHandle<Boolean> late = jobs.after(gate).submit(Priority.NORMAL, "late", () -> ran.getAndSet(true), counted);
+        CountDownLatch closingRead = new CountDownLatch(1);
+        Scheduler s = jobs.schedulerForTests();
+        // The opener reads CLOSING after the worker's decision, then offers only once the worker has written
+        // TERMINATED, drained the queues (empty then) and exited.
+        s.beforeLateInjectForTests = () -> {
+            closingRead.countDown();
+            try {
+                assertTrue(jobs.awaitTermination(TestSupport.LONG), "terminated while the opener waited");
+            } catch (InterruptedException e) {
+                throw new AssertionError(e);
+            }
+        };
+        Thread[] opener = new Thread[1];
+        s.beforeTerminationForTests = () -> {
+            opener[0] = new Thread(gate::decrement, "opener");
+            opener[0].start();
+            try {
+                closingRead.await();
+            } catch (InterruptedException e) {
+                throw new AssertionError(e);
+            }
+        };
+        jobs.shutdown();
+        assertTrue(jobs.awaitTermination(TestSupport.LONG), "terminated");
+        TestSupport.await(counted);
+        opener[0].join();
         assertTrue(late.isCancelled(), "the late job is reported cancelled: " + late);
         assertFalse(ran.get(), "it did not run");
     }
