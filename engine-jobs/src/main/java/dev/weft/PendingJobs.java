@@ -77,8 +77,9 @@ final class PendingJobs {
                 j.cancelBeforeStart(s);
                 return;
             }
-            if (rs == Scheduler.CLOSING && s.beforeLateInjectForTests != null) {
-                s.beforeLateInjectForTests.run();
+            Runnable hook = rs == Scheduler.CLOSING ? s.beforeLateInjectForTests : null;
+            if (hook != null) {
+                hook.run();
             }
             s.inject(j);
             // A thread that is no worker may release while CLOSING (the job was accepted before the close),
