@@ -134,6 +134,10 @@ public final class JobHandle<T> extends JobNode {
      * {@link StackOverflowError} that names the job and says so. Do not join inside a static initializer:
      * a fiber cannot unmount there, so the join blocks its worker until the job ends (see {@link Counter}).
      *
+     * <p>Main-thread jobs run only on a thread that called {@link JobSystem#bindMainThread()} or
+     * {@link JobSystem#runMainThreadJobs}: a plain thread's join that waits 2 s while main-thread jobs are
+     * queued and no thread ever did says so on stderr, then keeps waiting.
+     *
      * @return the job's value
      * @throws JobFailedException if the job threw (the cause is what it threw)
      * @throws JobCancelledException if the job was cancelled
@@ -146,10 +150,34 @@ public final class JobHandle<T> extends JobNode {
             helpIfStillLocal(f);
             Counter done = counterToWaitOn();
             if (done != null) {
+                if (f == null && !scheduler.mainThread.nobodyRunsThemHint().isEmpty()) {
+                    warnIfNobodyRunsMainThreadJobs(done);
+                }
                 done.await();
             }
         }
         return report();
+    }
+
+    /** How long a plain thread's untimed join waits before {@link #warnIfNobodyRunsMainThreadJobs} speaks. */
+    static final Duration NOBODY_RUNS_WARNING = Duration.ofSeconds(2);
+
+    /**
+     * A plain thread's untimed join while main-thread jobs are queued and no thread was ever bound to run
+     * them (a newcomer's {@code jobs.onMainThread(...).join()} on {@code main} without
+     * {@code bindMainThread()}): it waited for ever and said nothing. It still waits (a thread may bind
+     * later), but says once, on stderr, why it may never end. Cold path: never taken once a thread is bound.
+     */
+    private void warnIfNobodyRunsMainThreadJobs(Counter done) {
+        if (done.await(NOBODY_RUNS_WARNING)) {
+            return;
+        }
+        String hint = scheduler.mainThread.nobodyRunsThemHint();
+        if (!hint.isEmpty()) {
+            System.err.println("weft: thread " + Thread.currentThread().getName() + " has waited "
+                    + NOBODY_RUNS_WARNING.toSeconds() + " s in join() for job '" + name() + "' of '"
+                    + scheduler.name() + "' and may wait for ever: " + hint);
+        }
     }
 
     /**

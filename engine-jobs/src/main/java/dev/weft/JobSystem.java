@@ -364,7 +364,9 @@ public final class JobSystem implements Executor, AutoCloseable {
 
     /**
      * Queues {@code callable} for the main thread (the one that calls {@link #runMainThreadJobs}) and
-     * returns its handle. A fiber that joins it parks until the main thread has run it.
+     * returns its handle. A fiber that joins it parks until the main thread has run it. Until a thread
+     * calls {@link #bindMainThread()} or {@code runMainThreadJobs}, nothing runs it: a join on {@code main}
+     * before that waits (and says so on stderr after 2 s); call {@code bindMainThread()} first.
      *
      * @param <T> the result type
      * @param callable the work to run on the main thread; not null

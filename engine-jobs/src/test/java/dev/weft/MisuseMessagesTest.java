@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -155,5 +158,37 @@ class MisuseMessagesTest {
             assertTrue(m.contains("render-2") && m.contains(Thread.currentThread().getName())
                     && m.contains("call it only from that thread"), m);
         }
+    }
+
+    /**
+     * A newcomer's first main-thread job: {@code jobs.onMainThread(...).join()} on {@code main}, never having
+     * called {@code bindMainThread()}. Nothing runs it, and the join waited for ever without a word (a probe
+     * on the public API: killed after 120 s, stderr empty). It now says so on stderr, naming the job and
+     * what to call, and still ends once a thread binds and runs it.
+     */
+    @Test
+    void anUntimedJoinNoMainThreadWillEndSaysSoOnStderr() throws Exception {
+        PrintStream original = System.err;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try (JobSystem jobs = JobSystem.builder().name("game").workers(1).build()) {
+            JobHandle<Integer> upload = jobs.onMainThread("upload rock", () -> 7);
+            Thread gl = new Thread(() -> {
+                long end = System.nanoTime() + TestSupport.LONG.toNanos();
+                while (!captured.toString(StandardCharsets.UTF_8).contains("upload rock") && System.nanoTime() < end) {
+                    TestSupport.sleepMillis(5);
+                }
+                jobs.bindMainThread();
+                jobs.runMainThreadJobs(1_000_000_000L);
+            }, "gl");
+            gl.start();
+            assertEquals(7, upload.join(), "a thread that binds later still ends the join");
+            gl.join();
+        } finally {
+            System.setErr(original);
+        }
+        String err = captured.toString(StandardCharsets.UTF_8);
+        assertTrue(err.contains("thread " + Thread.currentThread().getName()) && err.contains("'upload rock'")
+                && err.contains("no thread runs them") && err.contains("bindMainThread()"), err);
     }
 }
