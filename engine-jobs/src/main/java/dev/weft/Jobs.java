@@ -9,9 +9,10 @@ import java.util.concurrent.RejectedExecutionException;
  * Questions a running job asks about itself.
  *
  * <pre>{@code
- * jobs.run(() -> {
+ * JobGroup level = jobs.newGroup("level 3");
+ * level.run(() -> {
  *     for (Chunk c : chunks) {
- *         Jobs.checkCancelled();      // stop early when the level is unloaded
+ *         Jobs.checkCancelled();      // stop early when the level is unloaded: level.cancel()
  *         stream(c);
  *     }
  * });
