@@ -123,6 +123,11 @@ public class JobFailedException extends RuntimeException {
         }
     }
 
+    /** How a message names what failed: a job, or (a job's prerequisite) a counter. */
+    String source() {
+        return "job '" + jobName + "'";
+    }
+
     /**
      * The cause in one line. A failure that travelled up a chain of joins (a job failed because the job it
      * joined failed, ...) names the next job and the root cause only: repeating each cause's whole message
@@ -131,7 +136,7 @@ public class JobFailedException extends RuntimeException {
     private static String describe(Throwable cause, Throwable rootCause) {
         if (cause instanceof JobFailedException inner) {
             String start = inner.chainStart();
-            return "job '" + inner.jobName() + "', which it waited on, failed"
+            return inner.source() + ", which it waited on, failed"
                     + (start != null && !start.equals(inner.jobName()) ? " (its prerequisites failed first at '"
                             + start + "')" : "") + "; root cause: " + describeSafely(rootCause);
         }

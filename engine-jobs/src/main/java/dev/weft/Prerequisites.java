@@ -379,13 +379,13 @@ public final class Prerequisites {
             for (JobHandle<?> h : of.handles) {
                 Throwable f = h.failureCause();
                 if (f != null) {
-                    return PrerequisiteFailed.of(h.name(), f);
+                    return PrerequisiteFailed.of(h.name(), false, f);
                 }
             }
             for (Counter c : of.counters) {
                 JobFailedException f = c.failure();
                 if (f != null) {
-                    return PrerequisiteFailed.of(c.name(), f);
+                    return PrerequisiteFailed.of(c.name(), true, f);
                 }
             }
             return null;
@@ -412,13 +412,25 @@ public final class Prerequisites {
     private static final class PrerequisiteFailed extends JobFailedException {
         private static final long serialVersionUID = 1L;
         private final String firstFailed;            // the job (or counter) where the chain failed
+        // A counter prerequisite is named as one: "job 'physics' failed: job 'step', which it waited on,
+        // failed" read as if a job 'physics' had waited on 'step', where 'physics' counts 'step'.
+        private final boolean counter;
 
-        private PrerequisiteFailed(String prerequisite, String firstFailed, Throwable origin) {
+        private PrerequisiteFailed(String prerequisite, boolean counter, String firstFailed, Throwable origin) {
             super(prerequisite, prerequisite.equals(firstFailed)
-                    ? messageFor(prerequisite, origin)
-                    : "job '" + prerequisite + "' failed: it did not run, a prerequisite failed (first in the"
-                            + " chain: " + messageFor(firstFailed, origin) + ")", origin);
+                    ? (counter ? "counter '" + prerequisite + "' counts a job that failed: " + (origin instanceof
+                            JobFailedException j ? j.getMessage() : describeSafely(origin))
+                            : messageFor(prerequisite, origin))
+                    : (counter ? "counter '" + prerequisite + "' counts a job that" : "job '" + prerequisite + "'")
+                            + " failed: it did not run, a prerequisite failed (first in the chain: "
+                            + messageFor(firstFailed, origin) + ")", origin);
             this.firstFailed = firstFailed;
+            this.counter = counter;
+        }
+
+        @Override
+        String source() {
+            return counter ? "counter '" + jobName() + "'" : super.source();
         }
 
         @Override
@@ -427,18 +439,18 @@ public final class Prerequisites {
         }
 
         /** {@code failure} of {@code prerequisite}; if it came from a prerequisite itself, the chain's start. */
-        static PrerequisiteFailed of(String prerequisite, Throwable failure) {
+        static PrerequisiteFailed of(String prerequisite, boolean counter, Throwable failure) {
             Throwable t = failure;
             for (int depth = 0; t != null && depth < 3; depth++, t = t.getCause()) {   // a counter's or handle's wrapper
                 if (t instanceof PrerequisiteFailed skipped) {
-                    return new PrerequisiteFailed(prerequisite, skipped.firstFailed, skipped.getCause());
+                    return new PrerequisiteFailed(prerequisite, counter, skipped.firstFailed, skipped.getCause());
                 }
             }
             if (failure instanceof JobFailedException recorded && prerequisite.equals(recorded.jobName())
                     && recorded.getCause() != null) {
                 failure = recorded.getCause();   // a counter named as its job: not "job 'x' failed: job 'x' ..."
             }
-            return new PrerequisiteFailed(prerequisite, prerequisite, failure);
+            return new PrerequisiteFailed(prerequisite, counter, prerequisite, failure);
         }
     }
 }

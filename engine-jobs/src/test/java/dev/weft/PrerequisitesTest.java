@@ -114,6 +114,11 @@ class PrerequisitesTest {
             JobFailedException viaCounter = assertThrows(JobFailedException.class, () -> TestSupport.join(cull));
             assertEquals("physics", ((JobFailedException) viaCounter.getCause()).jobName());
             assertTrue(viaCounter.getMessage().contains("NaN velocity"), viaCounter.getMessage());
+            // A counter is named as one: it said "job 'physics' failed: job 'step', which it waited on, failed".
+            assertTrue(viaCounter.getMessage().contains("counter 'physics', which it waited on"), viaCounter.getMessage());
+            String counted = viaCounter.getCause().getMessage();
+            assertTrue(counted.startsWith("counter 'physics' counts a job that failed: job 'step' failed: ")
+                    && counted.contains("NaN velocity") && !counted.contains("waited on"), counted);
         }
     }
 
