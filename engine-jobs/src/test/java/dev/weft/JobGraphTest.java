@@ -170,6 +170,8 @@ class JobGraphTest {
                 root = root.getCause();
             }
             assertEquals("physics exploded", root.getMessage(), "the root cause reaches the run's counter");
+            assertTrue(f.getMessage().contains("job 'merge', which it waited on") && !f.getMessage().contains("counter"),
+                    "a node is named as a job, not as the counter the graph keeps for it: " + f.getMessage());
         }
     }
 
