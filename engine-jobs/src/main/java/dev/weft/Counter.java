@@ -9,7 +9,9 @@ import java.time.Duration;
  * engine). Each job submitted with a counter adds one when it is submitted and subtracts one when it
  * ends — normally, by throwing, or by being cancelled. {@link #await()} waits until the value is at or
  * below a target (zero by default): inside a job that parks the job's fiber, which frees the worker for
- * other jobs; on a plain thread it blocks that thread.
+ * other jobs; on a plain thread it blocks that thread (one that waits 2 s while main-thread jobs are
+ * queued and no thread was ever bound to run them says so on stderr: call
+ * {@link JobSystem#bindMainThread()} on the game loop's thread).
  *
  * <pre>{@code
  * Counter animated = new Counter("animation");

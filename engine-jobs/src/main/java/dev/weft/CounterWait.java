@@ -65,6 +65,11 @@ final class CounterWait {
             fiber.beginWait(node);
         }
         long deadline = timeoutNanos >= 0 ? System.nanoTime() + timeoutNanos : 0L;
+        // A plain thread's untimed wait on a counter of a system whose main-thread jobs nobody runs (no thread
+        // ever bound: frame.await() on main without bindMainThread(), a frame job joining an upload) hung
+        // without a word. Such a wait parks in slices and, past the first, says so once (warnIfNobodyRuns).
+        long warnAt = timeoutNanos < 0 && helped != null && mailbox == null
+                ? System.nanoTime() + NOBODY_RUNS_WARNING_NANOS : 0L;
         boolean interrupted = false;                     // an interrupt seen meanwhile, set again at the end
         // A blocking-pool thread waiting for a job lets its pool add a thread meanwhile (BlockingPool: the
         // job may need a blocking call of its own, queued behind this one). Ended in the finally below.
@@ -120,6 +125,14 @@ final class CounterWait {
                         continue;
                     }
                     park(counter, mailbox, remaining, fiber);
+                } else if (warnAt != 0L) {
+                    long remaining = warnAt - System.nanoTime();
+                    if (remaining <= 0) {
+                        warnAt = System.nanoTime() + NOBODY_RUNS_WARNING_NANOS;
+                        warnIfNobodyRuns(counter, helped);
+                        continue;
+                    }
+                    park(counter, mailbox, remaining, fiber);
                 } else {
                     park(counter, mailbox, -1L, fiber);
                 }
@@ -169,6 +182,18 @@ final class CounterWait {
                     + ", so it would wait forever. Wait on a counter"
                     + " of the jobs it submits (a new Counter), or return and let the thread that submitted it"
                     + " wait on '" + counter.name() + "'.");
+        }
+    }
+
+    /** How long a plain thread's untimed wait lasts before it says that no thread runs main-thread jobs. */
+    static final long NOBODY_RUNS_WARNING_NANOS = 2_000_000_000L;
+
+    private static void warnIfNobodyRuns(Counter counter, Scheduler s) {
+        String hint = s.mainThread.nobodyRunsThemWarning();
+        if (!hint.isEmpty()) {
+            System.err.println("weft: thread " + Thread.currentThread().getName() + " has waited "
+                    + NOBODY_RUNS_WARNING_NANOS / 1_000_000_000L + " s on counter '" + counter.name() + "' of '"
+                    + s.name() + "' and may wait for ever: " + hint);
         }
     }
 

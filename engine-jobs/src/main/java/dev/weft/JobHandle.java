@@ -136,7 +136,7 @@ public final class JobHandle<T> extends JobNode {
      *
      * <p>Main-thread jobs run only on a thread that called {@link JobSystem#bindMainThread()} or
      * {@link JobSystem#runMainThreadJobs}: a plain thread's join that waits 2 s while main-thread jobs are
-     * queued and no thread ever did says so on stderr, then keeps waiting.
+     * queued and no thread ever did says so on stderr (once per job system), then keeps waiting.
      *
      * @return the job's value
      * @throws JobFailedException if the job threw (the cause is what it threw)
@@ -159,9 +159,6 @@ public final class JobHandle<T> extends JobNode {
         return report();
     }
 
-    /** How long a plain thread's untimed join waits before {@link #warnIfNobodyRunsMainThreadJobs} speaks. */
-    static final Duration NOBODY_RUNS_WARNING = Duration.ofSeconds(2);
-
     /**
      * A plain thread's untimed join while main-thread jobs are queued and no thread was ever bound to run
      * them (a newcomer's {@code jobs.onMainThread(...).join()} on {@code main} without
@@ -169,14 +166,14 @@ public final class JobHandle<T> extends JobNode {
      * later), but says once, on stderr, why it may never end. Cold path: never taken once a thread is bound.
      */
     private void warnIfNobodyRunsMainThreadJobs(Counter done) {
-        if (done.await(NOBODY_RUNS_WARNING)) {
+        if (done.await(Duration.ofNanos(CounterWait.NOBODY_RUNS_WARNING_NANOS))) {
             return;
         }
-        String hint = scheduler.mainThread.nobodyRunsThemHint();
+        String hint = scheduler.mainThread.nobodyRunsThemWarning();
         if (!hint.isEmpty()) {
             System.err.println("weft: thread " + Thread.currentThread().getName() + " has waited "
-                    + NOBODY_RUNS_WARNING.toSeconds() + " s in join() for job '" + name() + "' of '"
-                    + scheduler.name() + "' and may wait for ever: " + hint);
+                    + CounterWait.NOBODY_RUNS_WARNING_NANOS / 1_000_000_000L + " s in join() for job '" + name()
+                    + "' of '" + scheduler.name() + "' and may wait for ever: " + hint);
         }
     }
 

@@ -39,6 +39,8 @@ final class MainThreadMailbox {
     private final Scheduler scheduler;
     private final InjectionQueue<JobHandle<?>> queue;
     private volatile Thread owner;      // set once by bind()
+    // Set once by the waiter that prints nobodyRunsThemHint (CounterWait, JobHandle.join); a CAS.
+    private final java.util.concurrent.atomic.AtomicBoolean warnedNobodyRuns = new java.util.concurrent.atomic.AtomicBoolean();
     private volatile int asleep;        // 1 while the owner is parked in a wait; producers CAS 1 -> 0
     private long jobsRun;               // owner only
     // The innermost main-thread job the owner is running, or null: for the watchdog, which cannot read the
@@ -133,6 +135,15 @@ final class MainThreadMailbox {
         return "main-thread jobs are queued and no thread runs them: call jobs.bindMainThread() on the thread"
                 + " that owns the window and GL context, then jobs.runMainThreadJobs(budgetNanos) each frame"
                 + " (a wait on that thread runs them too)";
+    }
+
+    /**
+     * {@link #nobodyRunsThemHint()} for the first plain thread's untimed wait that has lasted
+     * {@link CounterWait#NOBODY_RUNS_WARNING_NANOS} while it applies, else "": one stderr line per system.
+     */
+    String nobodyRunsThemWarning() {
+        String hint = nobodyRunsThemHint();
+        return hint.isEmpty() || !warnedNobodyRuns.compareAndSet(false, true) ? "" : hint;
     }
 
     long jobsRun() {

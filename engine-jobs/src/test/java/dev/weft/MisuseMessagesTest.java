@@ -197,4 +197,40 @@ class MisuseMessagesTest {
         assertTrue(err.contains("thread " + Thread.currentThread().getName()) && err.contains("'upload rock'")
                 && err.contains("no thread runs them") && err.contains("bindMainThread()"), err);
     }
+
+    /**
+     * The same through a counter: {@code frame.await()} on {@code main}, never bound, while a frame job joins
+     * a main-thread upload. It hung without a word (a probe: killed after 10 s, stderr empty); it now says
+     * so once on stderr, naming the counter, and still ends once a thread binds and runs the upload.
+     */
+    @Test
+    void anUntimedCounterWaitNoMainThreadWillEndSaysSoOnStderr() throws Exception {
+        PrintStream original = System.err;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try (JobSystem jobs = JobSystem.builder().name("game").workers(1).build()) {
+            Counter frame = new Counter("frame");
+            jobs.run(Priority.FRAME, "skin", () -> jobs.onMainThread("upload skin", () -> 7).join(), frame);
+            Thread gl = new Thread(() -> {
+                long end = System.nanoTime() + TestSupport.LONG.toNanos();
+                while (!captured.toString(StandardCharsets.UTF_8).contains("'frame'") && System.nanoTime() < end) {
+                    TestSupport.sleepMillis(5);
+                }
+                jobs.bindMainThread();
+                long runEnd = System.nanoTime() + TestSupport.LONG.toNanos();   // the wait is not interruptible
+                while (!frame.isDone() && System.nanoTime() < runEnd) {
+                    jobs.runMainThreadJobs(1_000_000_000L);
+                    TestSupport.sleepMillis(1);
+                }
+            }, "gl");
+            gl.start();
+            frame.await();
+            gl.join();
+        } finally {
+            System.setErr(original);
+        }
+        String err = captured.toString(StandardCharsets.UTF_8);
+        assertTrue(err.contains("thread " + Thread.currentThread().getName()) && err.contains("counter 'frame'")
+                && err.contains("no thread runs them") && err.contains("bindMainThread()"), err);
+    }
 }
