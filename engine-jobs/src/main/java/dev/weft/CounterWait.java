@@ -67,7 +67,8 @@ final class CounterWait {
         long deadline = timeoutNanos >= 0 ? System.nanoTime() + timeoutNanos : 0L;
         // A plain thread's untimed wait on a counter of a system whose main-thread jobs nobody runs (no thread
         // ever bound: frame.await() on main without bindMainThread(), a frame job joining an upload) hung
-        // without a word. Such a wait parks in slices and, past the first, says so once (warnIfNobodyRuns).
+        // without a word. Such a wait parks in slices and, past the first, says so once
+        // (MainThreadMailbox.warnIfNobodyRuns).
         long warnAt = timeoutNanos < 0 && helped != null && mailbox == null
                 ? System.nanoTime() + NOBODY_RUNS_WARNING_NANOS : 0L;
         boolean interrupted = false;                     // an interrupt seen meanwhile, set again at the end
@@ -129,7 +130,7 @@ final class CounterWait {
                     long remaining = warnAt - System.nanoTime();
                     if (remaining <= 0) {
                         warnAt = System.nanoTime() + NOBODY_RUNS_WARNING_NANOS;
-                        warnIfNobodyRuns(counter, helped);
+                        helped.mainThread.warnIfNobodyRuns("on counter '" + counter.name() + "'");
                         continue;
                     }
                     park(counter, mailbox, remaining, fiber);
@@ -187,15 +188,6 @@ final class CounterWait {
 
     /** How long a plain thread's untimed wait lasts before it says that no thread runs main-thread jobs. */
     static final long NOBODY_RUNS_WARNING_NANOS = 2_000_000_000L;
-
-    private static void warnIfNobodyRuns(Counter counter, Scheduler s) {
-        String hint = s.mainThread.nobodyRunsThemWarning();
-        if (!hint.isEmpty()) {
-            System.err.println("weft: thread " + Thread.currentThread().getName() + " has waited "
-                    + NOBODY_RUNS_WARNING_NANOS / 1_000_000_000L + " s on counter '" + counter.name() + "' of '"
-                    + s.name() + "' and may wait for ever: " + hint);
-        }
-    }
 
     private static void park(Counter counter, MainThreadMailbox mailbox, long nanos, Fiber fiber) {
         if (mailbox != null && !mailbox.sleep()) {

@@ -169,12 +169,7 @@ public final class JobHandle<T> extends JobNode {
         if (done.await(Duration.ofNanos(CounterWait.NOBODY_RUNS_WARNING_NANOS))) {
             return;
         }
-        String hint = scheduler.mainThread.nobodyRunsThemWarning();
-        if (!hint.isEmpty()) {
-            System.err.println("weft: thread " + Thread.currentThread().getName() + " has waited "
-                    + CounterWait.NOBODY_RUNS_WARNING_NANOS / 1_000_000_000L + " s in join() for job '" + name()
-                    + "' of '" + scheduler.name() + "' and may wait for ever: " + hint);
-        }
+        scheduler.mainThread.warnIfNobodyRuns("in join() for job '" + name() + "'");
     }
 
     /**

@@ -138,12 +138,17 @@ final class MainThreadMailbox {
     }
 
     /**
-     * {@link #nobodyRunsThemHint()} for the first plain thread's untimed wait that has lasted
-     * {@link CounterWait#NOBODY_RUNS_WARNING_NANOS} while it applies, else "": one stderr line per system.
+     * The first plain thread's untimed wait that has lasted {@link CounterWait#NOBODY_RUNS_WARNING_NANOS}
+     * while {@link #nobodyRunsThemHint()} applies says so on stderr ({@code waiting}: what it waits in, such
+     * as "on counter 'frame'"): one line per system, whoever wins the CAS. Cold: every 2 s of such a wait.
      */
-    String nobodyRunsThemWarning() {
+    void warnIfNobodyRuns(String waiting) {
         String hint = nobodyRunsThemHint();
-        return hint.isEmpty() || !warnedNobodyRuns.compareAndSet(false, true) ? "" : hint;
+        if (!hint.isEmpty() && warnedNobodyRuns.compareAndSet(false, true)) {
+            System.err.println("weft: thread " + Thread.currentThread().getName() + " has waited "
+                    + CounterWait.NOBODY_RUNS_WARNING_NANOS / 1_000_000_000L + " s " + waiting + " of '"
+                    + scheduler.name() + "' and may wait for ever: " + hint);
+        }
     }
 
     long jobsRun() {

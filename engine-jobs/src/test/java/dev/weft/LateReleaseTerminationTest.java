@@ -21,16 +21,12 @@ class LateReleaseTerminationTest {
 
     @Test
     void aJobReleasedFromOutsideAfterTheLastScanIsCancelledAndItsCounterCompletes() throws Exception {
-        JobSystem jobs = TestSupport.system(1);
-        Counter gate = new Counter("gate");
-        gate.add(1);
-        Counter counted = new Counter("late job");
-        AtomicBoolean ran = new AtomicBoolean();
-        JobHandle<Boolean> late = jobs.after(gate).submit(Priority.NORMAL, "late", () -> ran.getAndSet(true), counted);
+        LateJob l = new LateJob();
+        JobSystem jobs = l.jobs;
         // The worker decided to terminate (its last scan found nothing, no outside submitter was in flight);
         // the gate opens now, on a thread that is no worker, which reads CLOSING and queues the job.
         jobs.schedulerForTests().beforeTerminationForTests = () -> {
-            Thread opener = new Thread(gate::decrement, "opener");
+            Thread opener = new Thread(l.gate::decrement, "opener");
             opener.start();
             try {
                 opener.join();
@@ -38,21 +34,13 @@ class LateReleaseTerminationTest {
                 throw new AssertionError(e);
             }
         };
-        jobs.shutdown();
-        assertTrue(jobs.awaitTermination(TestSupport.LONG), "terminated");
-        TestSupport.await(counted);
-        assertTrue(late.isCancelled(), "the late job is reported cancelled: " + late);
-        assertFalse(ran.get(), "it did not run");
+        l.shutDownAndCheckCancelled();
     }
 
     @Test
     void aJobOfferedAfterTheTerminatorsDrainIsCancelledByItsReleaser() throws Exception {
-        JobSystem jobs = TestSupport.system(1);
-        Counter gate = new Counter("gate");
-        gate.add(1);
-        Counter counted = new Counter("late job");
-        AtomicBoolean ran = new AtomicBoolean();
-        JobHandle<Boolean> late = jobs.after(gate).submit(Priority.NORMAL, "late", () -> ran.getAndSet(true), counted);
+        LateJob l = new LateJob();
+        JobSystem jobs = l.jobs;
         CountDownLatch closingRead = new CountDownLatch(1);
         Scheduler s = jobs.schedulerForTests();
         // The opener reads CLOSING after the worker's decision, then offers only once the worker has written
@@ -67,7 +55,7 @@ class LateReleaseTerminationTest {
         };
         Thread[] opener = new Thread[1];
         s.beforeTerminationForTests = () -> {
-            opener[0] = new Thread(gate::decrement, "opener");
+            opener[0] = new Thread(l.gate::decrement, "opener");
             opener[0].start();
             try {
                 closingRead.await();
@@ -75,11 +63,30 @@ class LateReleaseTerminationTest {
                 throw new AssertionError(e);
             }
         };
-        jobs.shutdown();
-        assertTrue(jobs.awaitTermination(TestSupport.LONG), "terminated");
-        TestSupport.await(counted);
+        l.shutDownAndCheckCancelled();
         opener[0].join();
-        assertTrue(late.isCancelled(), "the late job is reported cancelled: " + late);
-        assertFalse(ran.get(), "it did not run");
+    }
+
+    /** One worker, and a job that waits for {@code gate} (closed: 1) and is counted by its own counter. */
+    private static final class LateJob {
+        final JobSystem jobs = TestSupport.system(1);
+        final Counter gate = new Counter("gate");
+        final Counter counted = new Counter("late job");
+        final AtomicBoolean ran = new AtomicBoolean();
+        final JobHandle<Boolean> late;
+
+        LateJob() {
+            gate.add(1);
+            late = jobs.after(gate).submit(Priority.NORMAL, "late", () -> ran.getAndSet(true), counted);
+        }
+
+        /** A graceful close; then the late job must be cancelled, not run, and its counter complete. */
+        void shutDownAndCheckCancelled() throws InterruptedException {
+            jobs.shutdown();
+            assertTrue(jobs.awaitTermination(TestSupport.LONG), "terminated");
+            TestSupport.await(counted);
+            assertTrue(late.isCancelled(), "the late job is reported cancelled: " + late);
+            assertFalse(ran.get(), "it did not run");
+        }
     }
 }

@@ -102,19 +102,19 @@ public final class ChunkStreamer implements AutoCloseable {
         // A NaN distance is neither within the load radius nor beyond the unload one: nothing loaded, silently.
         String nan = Float.isNaN(xM) ? "xM" : Float.isNaN(zM) ? "zM" : Float.isNaN(aheadXM) ? "aheadXM"
                 : Float.isNaN(aheadZM) ? "aheadZM" : null;
-        // An infinite point is farther than the unload radius from every chunk: all unloaded, silently. Only the
-        // look-ahead may be infinite (it means none): the streamed point is where the camera is.
-        if (nan == null && (Float.isInfinite(xM) || Float.isInfinite(zM))) {
-            throw new IllegalArgumentException("ChunkStreamer.update(" + xM + ", " + zM + ", " + aheadXM + ", " + aheadZM
-                    + "): the point (" + xM + ", " + zM + ") is infinite, so no chunk would stay loaded; pass the"
-                    + " position streamed around, in metres (only the look-ahead point may be infinite: none)");
-        }
         if (nan != null) {
             throw new IllegalArgumentException("ChunkStreamer.update(" + xM + ", " + zM + ", " + aheadXM + ", " + aheadZM
                     + "): " + nan + " is NaN" + (nan.startsWith("ahead")
                             ? " (a look-ahead from a zero velocity?); pass the point itself, or an infinite one, when"
                                     + " there is no look-ahead"
                             : "; pass the position streamed around, in metres"));
+        }
+        // An infinite point is farther than the unload radius from every chunk: all unloaded, silently. Only the
+        // look-ahead may be infinite (it means none): the streamed point is where the camera is.
+        if (Float.isInfinite(xM) || Float.isInfinite(zM)) {
+            throw new IllegalArgumentException("ChunkStreamer.update(" + xM + ", " + zM + ", " + aheadXM + ", " + aheadZM
+                    + "): the point (" + xM + ", " + zM + ") is infinite, so no chunk would stay loaded; pass the"
+                    + " position streamed around, in metres (only the look-ahead point may be infinite: none)");
         }
         if (closed) {                          // it would start loads that nothing unloads any more
             throw new IllegalStateException("ChunkStreamer of '" + grid.prefix() + "' was closed; update() would load"

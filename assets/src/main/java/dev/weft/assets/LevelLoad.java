@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -225,10 +226,15 @@ public final class LevelLoad {
     private void loadAssetsAndEntities(LevelFile file) {
         String dir = levelName + "/";
         List<LevelAsset> order = file.loadOrder();
+        // The files to read, each under its id's normal path ("./textures/a.png" is "textures/a.png"), the one
+        // its read uses.
+        List<LevelAsset> read = new ArrayList<>();
         List<String> paths = new ArrayList<>();
         for (LevelAsset a : order) {
-            if (a.path() != null && !AssetId.texture(dir + a.path()).isPlaceholder()) {
-                paths.add(pathOf(dir, a));
+            AssetId fileId = a.path() != null ? AssetId.texture(dir + a.path()) : null;
+            if (fileId != null && !fileId.isPlaceholder()) {
+                read.add(a);
+                paths.add(fileId.path());
             }
         }
         long[] sizes;
@@ -237,11 +243,11 @@ public final class LevelLoad {
         } catch (IOException e) {
             sizes = new long[paths.size()];                  // unknown: the bar falls back to asset counts
         }
-        Map<String, Long> expected = new LinkedHashMap<>();
+        Map<LevelAsset, Long> bytesOf = new HashMap<>();   // files only: a derived asset or a placeholder reads none
         long bytesTotal = 0;
         for (int i = 0; i < paths.size(); i++) {
             long s = Math.max(0, sizes[i]);
-            expected.put(paths.get(i), s);
+            bytesOf.put(read.get(i), s);
             bytesTotal += s;
         }
         progress.addTotals(bytesTotal, order.size());
@@ -250,14 +256,14 @@ public final class LevelLoad {
         // files in load order: a job per asset either way, but the I/O threads serve reads in this order.
         List<LevelAsset> requestOrder = new ArrayList<>(order);
         requestOrder.sort(Comparator.comparing((LevelAsset a) -> a.kind().isDerived())
-                .thenComparing(a -> a.path() == null ? 0L : -expected.getOrDefault(pathOf(dir, a), 0L)));
+                .thenComparing(a -> -bytesOf.getOrDefault(a, 0L)));
         Map<String, AssetRef<?>> refs = new LinkedHashMap<>();
         for (LevelAsset a : requestOrder) {
             Jobs.checkCancelled();
             AssetId id = idOf(file, dir, a);
             AssetRef<?> ref = acquire(id);
             refs.put(a.name(), ref);
-            long bytes = a.path() == null ? 0 : expected.getOrDefault(pathOf(dir, a), 0L);
+            long bytes = bytesOf.getOrDefault(a, 0L);
             ref.watch(new Watcher(a.name(), bytes));
         }
 
@@ -286,11 +292,6 @@ public final class LevelLoad {
             }
         }
         level = new LoadedLevel(this, file, textures, meshes, collisions, List.of(placed), List.copyOf(failures));
-    }
-
-    /** The path the asset's read uses: its id's normal form ("./textures/a.png" is "textures/a.png"). */
-    private static String pathOf(String dir, LevelAsset a) {
-        return AssetId.texture(dir + a.path()).path();
     }
 
     private static AssetId idOf(LevelFile file, String dir, LevelAsset a) {
