@@ -84,7 +84,7 @@ public final class Counter {
     // value follows. Never cleared: on a reused counter it only makes a cancelled job's wait throw.
     boolean skippedJobs;
     // The job system whose jobs this counter last counted: where an outside waiter looks for jobs to
-    // help with (WaitingHelp). Plain: written at submission (only when it changes), read by a waiter; a
+    // help with (WaitingHelp) and whose unrun main-thread jobs its untimed wait warns of (CounterWait). Plain: written at submission (only when it changes), read by a waiter; a
     // stale null or older system only means no help, and a Scheduler is safely published (final fields).
     Scheduler helpScheduler;
 

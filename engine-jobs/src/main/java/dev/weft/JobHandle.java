@@ -150,26 +150,10 @@ public final class JobHandle<T> extends JobNode {
             helpIfStillLocal(f);
             Counter done = counterToWaitOn();
             if (done != null) {
-                if (f == null && !scheduler.mainThread.nobodyRunsThemHint().isEmpty()) {
-                    warnIfNobodyRunsMainThreadJobs(done);
-                }
-                done.await();
+                done.await();       // a plain thread's: says so after 2 s if nobody runs main-thread jobs
             }
         }
         return report();
-    }
-
-    /**
-     * A plain thread's untimed join while main-thread jobs are queued and no thread was ever bound to run
-     * them (a newcomer's {@code jobs.onMainThread(...).join()} on {@code main} without
-     * {@code bindMainThread()}): it waited for ever and said nothing. It still waits (a thread may bind
-     * later), but says once, on stderr, why it may never end. Cold path: never taken once a thread is bound.
-     */
-    private void warnIfNobodyRunsMainThreadJobs(Counter done) {
-        if (done.await(Duration.ofNanos(CounterWait.NOBODY_RUNS_WARNING_NANOS))) {
-            return;
-        }
-        scheduler.mainThread.warnIfNobodyRuns("in join() for job '" + name() + "'");
     }
 
     /**

@@ -383,9 +383,12 @@ final class Scheduler {
         parking.signalInjectedWork(j.priority);   // wakes the latest sleeper
     }
 
-    /** Where an outside waiter on {@code c} looks for jobs to run (WaitingHelp); written only when it changes. */
+    /**
+     * The system an outside waiter on {@code c} looks to (WaitingHelp, when helping is on; the 2 s "nobody
+     * runs main-thread jobs" line either way); written only when it changes.
+     */
     void noteHelpScheduler(Counter c) {
-        if (c.helpScheduler != this && waitingHelp != null) {
+        if (c.helpScheduler != this) {
             c.helpScheduler = this;
         }
     }

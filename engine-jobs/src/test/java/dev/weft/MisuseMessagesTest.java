@@ -11,8 +11,12 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Misuse found by programs on the public API, and the message each now gets. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -174,63 +178,79 @@ class MisuseMessagesTest {
      */
     @Test
     void anUntimedJoinNoMainThreadWillEndSaysSoOnStderr() throws Exception {
-        PrintStream original = System.err;
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
-        try (JobSystem jobs = JobSystem.builder().name("game").workers(1).build()) {
-            JobHandle<Integer> upload = jobs.onMainThread("upload rock", () -> 7);
-            Thread gl = new Thread(() -> {
-                long end = System.nanoTime() + TestSupport.LONG.toNanos();
-                while (!captured.toString(StandardCharsets.UTF_8).contains("upload rock") && System.nanoTime() < end) {
-                    TestSupport.sleepMillis(5);
-                }
-                jobs.bindMainThread();
-                jobs.runMainThreadJobs(1_000_000_000L);
-            }, "gl");
-            gl.start();
-            assertEquals(7, upload.join(), "a thread that binds later still ends the join");
-            gl.join();
-        } finally {
-            System.setErr(original);
-        }
-        String err = captured.toString(StandardCharsets.UTF_8);
-        assertTrue(err.contains("thread " + Thread.currentThread().getName()) && err.contains("'upload rock'")
-                && err.contains("no thread runs them") && err.contains("bindMainThread()"), err);
+        String err = stderrOf(stderr -> {
+            try (JobSystem jobs = JobSystem.builder().name("game").workers(1).build()) {
+                JobHandle<Integer> upload = jobs.onMainThread("upload rock", () -> 7);
+                Thread gl = bindWhenStderrSays("upload rock", stderr, jobs, upload::isDone);
+                assertEquals(7, upload.join(), "a thread that binds later still ends the join");
+                gl.join();
+            }
+        });
+        assertSaysNobodyRunsMainThreadJobs(err, "'upload rock'");
     }
 
     /**
      * The same through a counter: {@code frame.await()} on {@code main}, never bound, while a frame job joins
      * a main-thread upload. It hung without a word (a probe: killed after 10 s, stderr empty); it now says
-     * so once on stderr, naming the counter, and still ends once a thread binds and runs the upload.
+     * so once on stderr, naming the counter, and still ends once a thread binds and runs the upload. With
+     * helping off too: the line used to come only from a counter whose system let waiters help.
      */
-    @Test
-    void anUntimedCounterWaitNoMainThreadWillEndSaysSoOnStderr() throws Exception {
+    @ParameterizedTest(name = "waiters help: {0}")
+    @ValueSource(booleans = {true, false})
+    void anUntimedCounterWaitNoMainThreadWillEndSaysSoOnStderr(boolean waitersHelp) throws Exception {
+        String err = stderrOf(stderr -> {
+            try (JobSystem jobs = JobSystem.builder().name("game").workers(1).waitersHelp(waitersHelp).build()) {
+                Counter frame = new Counter("frame");
+                jobs.run(Priority.FRAME, "skin", () -> jobs.onMainThread("upload skin", () -> 7).join(), frame);
+                Thread gl = bindWhenStderrSays("'frame'", stderr, jobs, frame::isDone);
+                frame.await();
+                gl.join();
+            }
+        });
+        assertSaysNobodyRunsMainThreadJobs(err, "counter 'frame'");
+    }
+
+    private interface StderrBody {
+        void run(Supplier<String> stderrSoFar) throws Exception;
+    }
+
+    /** What {@code body} printed on stderr; the body reads what it has printed so far through its argument. */
+    private static String stderrOf(StderrBody body) throws Exception {
         PrintStream original = System.err;
         ByteArrayOutputStream captured = new ByteArrayOutputStream();
         System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
-        try (JobSystem jobs = JobSystem.builder().name("game").workers(1).build()) {
-            Counter frame = new Counter("frame");
-            jobs.run(Priority.FRAME, "skin", () -> jobs.onMainThread("upload skin", () -> 7).join(), frame);
-            Thread gl = new Thread(() -> {
-                long end = System.nanoTime() + TestSupport.LONG.toNanos();
-                while (!captured.toString(StandardCharsets.UTF_8).contains("'frame'") && System.nanoTime() < end) {
-                    TestSupport.sleepMillis(5);
-                }
-                jobs.bindMainThread();
-                long runEnd = System.nanoTime() + TestSupport.LONG.toNanos();   // the wait is not interruptible
-                while (!frame.isDone() && System.nanoTime() < runEnd) {
-                    jobs.runMainThreadJobs(1_000_000_000L);
-                    TestSupport.sleepMillis(1);
-                }
-            }, "gl");
-            gl.start();
-            frame.await();
-            gl.join();
+        try {
+            body.run(() -> captured.toString(StandardCharsets.UTF_8));
         } finally {
             System.setErr(original);
         }
-        String err = captured.toString(StandardCharsets.UTF_8);
-        assertTrue(err.contains("thread " + Thread.currentThread().getName()) && err.contains("counter 'frame'")
+        return captured.toString(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * A "gl" thread that binds as main thread once stderr mentions {@code awaited}, then runs main-thread jobs
+     * until {@code done} (the waits are not interruptible, so it must end them).
+     */
+    private static Thread bindWhenStderrSays(String awaited, Supplier<String> stderr, JobSystem jobs,
+            BooleanSupplier done) {
+        Thread gl = new Thread(() -> {
+            long end = System.nanoTime() + TestSupport.LONG.toNanos();
+            while (!stderr.get().contains(awaited) && System.nanoTime() < end) {
+                TestSupport.sleepMillis(5);
+            }
+            jobs.bindMainThread();
+            long runEnd = System.nanoTime() + TestSupport.LONG.toNanos();
+            while (!done.getAsBoolean() && System.nanoTime() < runEnd) {
+                jobs.runMainThreadJobs(1_000_000_000L);
+                TestSupport.sleepMillis(1);
+            }
+        }, "gl");
+        gl.start();
+        return gl;
+    }
+
+    private static void assertSaysNobodyRunsMainThreadJobs(String err, String naming) {
+        assertTrue(err.contains("thread " + Thread.currentThread().getName()) && err.contains(naming)
                 && err.contains("no thread runs them") && err.contains("bindMainThread()"), err);
     }
 }
