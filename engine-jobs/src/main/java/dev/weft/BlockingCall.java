@@ -1,5 +1,6 @@
 package dev.weft;
 
+import java.time.Duration;
 import java.util.concurrent.Callable;
 
 /**
@@ -19,6 +20,10 @@ final class BlockingCall<T> implements Runnable {
     private T result;            // written once by the running thread before done's decrement
     private Throwable failure;   // likewise
     private volatile boolean abandoned;   // the waiter left (cancelled): a call not started yet is skipped
+    // The pool that queued this call because all its threads were busy (BlockingPool's rejection handler),
+    // or null. Plain: written inside executor.execute() on the waiter's own thread, read by it afterwards.
+    private BlockingPool queuedIn;
+    private volatile boolean started;     // a thread took the call: its store, read by a queued call's waiter after 2 s
 
     /** {@code helpFor}: a waiting thread's seat (WaitingHelp) keeps helping while it waits here; or null. */
     BlockingCall(Callable<T> call, Scheduler helpFor) {
@@ -30,6 +35,7 @@ final class BlockingCall<T> implements Runnable {
 
     @Override
     public void run() {
+        started = true;
         try {
             if (!abandoned) {
                 result = call.call();
@@ -41,9 +47,19 @@ final class BlockingCall<T> implements Runnable {
         }
     }
 
+    /** The pool queued this call behind busy threads: {@link #await} watches whether it starts. */
+    void queuedIn(BlockingPool pool) {
+        queuedIn = pool;
+    }
+
     /** Parks the calling fiber until the call ended; returns its result or rethrows what it threw, as thrown. */
     T await() throws Exception {
         try {
+            BlockingPool pool = queuedIn;
+            if (pool != null
+                    && !done.await(Duration.ofNanos(BlockingPool.STARVED_WARNING_NANOS)) && !started) {
+                pool.starvedCall("Jobs.blocking(" + call + ") of job '" + Jobs.currentJobName() + "'");
+            }
             done.await();
         } catch (JobCancelledException e) {
             abandoned = true;

@@ -5,6 +5,7 @@ import java.util.concurrent.LinkedTransferQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -37,6 +38,8 @@ final class BlockingPool {
     private volatile ThreadPoolExecutor executor;   // null until first use; written under the monitor
     private boolean closed;                         // guarded by this
     private int compensating;                       // this pool's threads in a Weft wait, counted; guarded by this
+    // One stderr line per pool about a call that sat queued (starvedCall): the first waiter to win the CAS prints.
+    private final AtomicBoolean warnedStarved = new AtomicBoolean();
 
     BlockingPool(String systemName) {
         this.systemName = systemName;
@@ -68,6 +71,9 @@ final class BlockingPool {
                         if (pool.isShutdown()) {
                             throw new RejectedExecutionException("job system '" + systemName + "' has terminated: "
                                     + "its blocking pool takes no more calls");
+                        }
+                        if (call instanceof BlockingCall<?> waited) {
+                            waited.queuedIn(this);   // its waiter (this thread) watches for a start (starvedCall)
                         }
                         queue.enqueue(call);   // all MAX_THREADS busy: the call waits for the first one free
                     });
@@ -139,6 +145,35 @@ final class BlockingPool {
                 e.setMaximumPoolSize(MAX_THREADS + compensating);
             }
         }
+    }
+
+    /** How long a call queued behind busy threads may wait unstarted before {@link #starvedCall} speaks. */
+    static final long STARVED_WARNING_NANOS = 2_000_000_000L;
+
+    /**
+     * A call that was queued because every thread was busy has waited {@link #STARVED_WARNING_NANOS} and
+     * not started: says so on stderr, once per pool. 65 calls that each wait on a latch all of them count
+     * down (or 321 that each wait on a Weft counter all of them decrement: 64 threads plus 256 compensating
+     * waits) hung without a word, the last call queued behind threads that could never return. A slow disk
+     * can starve calls too, so this warns rather than fails: the wait goes on. Cold: once per queued call.
+     */
+    void starvedCall(String call) {
+        ThreadPoolExecutor e = executor;
+        if (e == null || !warnedStarved.compareAndSet(false, true)) {
+            return;
+        }
+        int waitingForJobs;
+        synchronized (this) {
+            waitingForJobs = compensating;
+        }
+        System.err.println("weft: blocking call " + call + " of job system '" + systemName + "' has waited "
+                + STARVED_WARNING_NANOS / 1_000_000_000L + " s for a thread and not started: all " + e.getPoolSize()
+                + " of its blocking threads are in calls that have not returned (" + MAX_THREADS + " at once, plus one"
+                + " for each call waiting for a Weft job, " + waitingForJobs + " now, at most " + MAX_COMPENSATING
+                + "), with " + e.getQueue().size() + " queued behind them. If the running calls wait for"
+                + " the queued ones (a latch or barrier that every call must reach), they never return: run such"
+                + " calls on threads of your own with Jobs.blocking(executor, call), or make them wait for one"
+                + " another outside the blocking calls");
     }
 
     /** At termination: later calls are refused; calls still running are interrupted (nobody waits for them). */

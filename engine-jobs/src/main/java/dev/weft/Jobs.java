@@ -227,6 +227,11 @@ public final class Jobs {
      * the outer ones. Past that many, such calls can again wait for ever: join the job from the job instead,
      * after this call returns.
      *
+     * <p>At most 64 calls run at once (plus those compensating waits); more queue. Calls that wait for one
+     * another (a latch or barrier every call must reach) therefore never return past 64: a call queued that
+     * long says so on stderr after 2 s, once per job system. Give such calls threads of your own with
+     * {@link #blocking(Executor, Callable)}.
+     *
      * @param <T> the call's result type
      * @param call the blocking call; not null
      * @return what the call returned

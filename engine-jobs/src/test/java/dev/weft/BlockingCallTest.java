@@ -350,4 +350,44 @@ class BlockingCallTest {
     private static boolean has(List<WatchdogReport> reports, WatchdogReport.Kind kind, String job, String text) {
         return reports.stream().anyMatch(r -> r.kind() == kind && r.jobName().equals(job) && r.detail().contains(text));
     }
+    /**
+     * 65 jobs whose blocking calls each wait on a latch that all 65 count down: 64 threads run at once
+     * (BlockingPool.MAX_THREADS), so the 65th call stays queued behind 64 that can never return. That hung
+     * without a word (a probe: 65 calls, stderr empty after 12 s; 64 finished in 0.4 s). The queued call's
+     * waiter now says so once on stderr after 2 s, naming the limit and the way out; the wait goes on and
+     * ends once the calls are released.
+     */
+    @Test
+    void aCallQueuedBehindBlockingThreadsThatNeverReturnSaysSoOnStderr() throws Exception {
+        int calls = BlockingPool.MAX_THREADS + 1;
+        java.io.PrintStream original = System.err;
+        java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+        System.setErr(new java.io.PrintStream(captured, true, java.nio.charset.StandardCharsets.UTF_8));
+        String err;
+        try (JobSystem jobs = JobSystem.builder().name("game").workers(1).build()) {
+            CountDownLatch everyCallStarted = new CountDownLatch(calls);
+            Counter all = new Counter("calls");
+            for (int i = 0; i < calls; i++) {
+                jobs.run(Priority.NORMAL, "load " + i, () -> Jobs.blocking(() -> {
+                    everyCallStarted.countDown();
+                    everyCallStarted.await();
+                    return null;
+                }), all);
+            }
+            long end = System.nanoTime() + TestSupport.LONG.toNanos();
+            while (!captured.toString(java.nio.charset.StandardCharsets.UTF_8).contains("not started")
+                    && System.nanoTime() < end) {
+                TestSupport.sleepMillis(5);
+            }
+            err = captured.toString(java.nio.charset.StandardCharsets.UTF_8);
+            everyCallStarted.countDown();           // the 65th's share: the 64 return, the queued call runs
+            TestSupport.await(all);
+        } finally {
+            System.setErr(original);
+        }
+        assertTrue(err.contains("job system 'game'") && err.contains("all " + BlockingPool.MAX_THREADS
+                + " of its blocking threads") && err.contains("with 1 queued behind them")
+                && err.contains("Jobs.blocking(executor, call)"), "stderr: " + err);
+        assertEquals(1, err.split("has waited", -1).length - 1, "said once: " + err);
+    }
 }
