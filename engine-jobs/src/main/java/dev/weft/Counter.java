@@ -81,7 +81,16 @@ public final class Counter {
     // JobCancelledException, or shutdownNow's InterruptedException, after being asked to stop). Read for the fresh counter of a blocking
     // fan-out (parallelFor, runAndWait), and by an await in a cancelled job, after its wait saw the value
     // reached. Plain: written before the cancelled job's decrement CAS, which that volatile read of the
-    // value follows. Never cleared: on a reused counter it only makes a cancelled job's wait throw.
+    // value follows.
+    // Never cleared, by design. On a counter reused for a new batch it makes one thing differ: a job that is
+    // itself cancelled and awaits the counter throws JobCancelledException even when this batch all ran
+    // (the message says the mark may be an earlier batch's). That outcome is always allowed to a cancelled
+    // job: its wait throws it whenever it has to park. No one else reads it: a waiter that is not a
+    // cancelled job returns, and fan-outs count on fresh counters. Clearing it when the value leaves zero
+    // (a new batch) would race with the last batch's waiter, which reads it after seeing zero: a re-arm in
+    // between would hide a real skip, and the cancelled job would return a half-done result again (what
+    // CancelledFanOutTest guards). Exact batches need a bit in the state word beside the value, which
+    // every read of the value would then mask: not worth it for a cancelled job's way of ending.
     boolean skippedJobs;
     // The job system whose jobs this counter last counted: where an outside waiter looks for jobs to
     // help with (WaitingHelp) and whose unrun main-thread jobs its untimed wait warns of (CounterWait). Plain: written at submission (only when it changes), read by a waiter; a
@@ -291,7 +300,8 @@ public final class Counter {
      * @param target the value to wait for; 0 or more
      * @throws JobFailedException if a job of this counter failed
      * @throws JobCancelledException if the waiting job is cancelled while it waits, or was cancelled and
-     *     some of this counter's jobs were cancelled (before they started, or stopped midway for it)
+     *     some of this counter's jobs were cancelled (before they started, or stopped midway for it), in
+     *     this batch or an earlier one: a counter keeps that mark for its life
      * @throws IllegalArgumentException if {@code target} is negative
      */
     public void await(long target) {
@@ -318,9 +328,11 @@ public final class Counter {
      */
     private void throwIfCancelledWaiterMissedWork() {
         if (skippedJobs && Jobs.isCancelled()) {
-            throw new JobCancelledException("job '" + Jobs.currentJobName() + "' was cancelled, and some of the"
-                    + " jobs counter '" + name() + "' counts were cancelled (before they started, or stopped"
-                    + " midway), so what it waited for did not all run; a cancelled job should stop (check Jobs.isCancelled())");
+            throw new JobCancelledException("job '" + Jobs.currentJobName() + "' was cancelled, and counter '"
+                    + name() + "' has counted a cancelled job (cancelled before it started, or stopped midway; in"
+                    + " this batch or an earlier one: a counter keeps that mark for its life), so what it waited"
+                    + " for may not all have run; a cancelled job should stop (check Jobs.isCancelled()). Use a new"
+                    + " counter per batch to have only this batch's cancellations count");
         }
     }
 
@@ -343,7 +355,8 @@ public final class Counter {
      * @return true if the value reached {@code target}, false on timeout
      * @throws JobFailedException if the value reached {@code target} and a job of this counter failed
      * @throws JobCancelledException if the waiting job is cancelled while it waits, or was cancelled and
-     *     some of this counter's jobs were cancelled (before they started, or stopped midway for it)
+     *     some of this counter's jobs were cancelled (before they started, or stopped midway for it), in
+     *     this batch or an earlier one: a counter keeps that mark for its life
      * @throws IllegalArgumentException if {@code target} is negative
      */
     public boolean await(long target, Duration timeout) {

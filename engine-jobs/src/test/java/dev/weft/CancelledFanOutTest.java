@@ -190,6 +190,48 @@ class CancelledFanOutTest {
         }
     }
 
+    /**
+     * A counter reused for a new batch keeps the mark of an earlier batch's cancelled job (by design:
+     * Counter.skippedJobs). Only a job that is itself cancelled sees it: its wait throws even though this
+     * batch all ran, and the message must not claim that this batch's work was skipped (it said "some of the
+     * jobs counter 'frame' counts were cancelled ... so what it waited for did not all run"). A waiter that
+     * is not cancelled returns.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2})
+    void aReusedCounterKeepsAnEarlierBatchsCancellationAndSaysSo(int workers) throws Exception {
+        try (JobSystem jobs = JobSystem.builder().workers(workers).build()) {
+            Counter frame = new Counter("frame");
+            JobGroup unloaded = jobs.newGroup("unloaded");
+            unloaded.cancel();
+            unloaded.run(Priority.NORMAL, "skipped", () -> { }, frame);   // batch 1: its one job cancelled
+            frame.await();
+            AtomicInteger ran = new AtomicInteger();
+            jobs.run(Priority.NORMAL, "runs", ran::incrementAndGet, frame);   // batch 2: every job runs
+            frame.await();
+            assertEquals(1, ran.get());
+            assertEquals(7, TestSupport.join(jobs.submit(() -> {
+                frame.await();                                  // not cancelled: returns
+                return 7;
+            })));
+            JobGroup level = jobs.newGroup("level");
+            AtomicReference<String> outcome = new AtomicReference<>();
+            awaitEnd(level.submit(Priority.NORMAL, "waiter", () -> {
+                level.cancel();
+                try {
+                    frame.await();
+                    outcome.set("returned");
+                } catch (JobCancelledException e) {
+                    outcome.set("threw: " + e.getMessage());
+                }
+                return null;
+            }));
+            String seen = outcome.get();
+            assertTrue(seen.startsWith("threw") && seen.contains("counter 'frame' has counted a cancelled job")
+                    && seen.contains("an earlier one") && seen.contains("new counter per batch"), seen);
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(ints = {1, 2})
     void aFanOutNobodyCancelsReturnsNormally(int workers) {
