@@ -337,7 +337,9 @@ public final class Counter {
     }
 
     /**
-     * Waits at most {@code timeout} for the value to reach zero.
+     * Waits at most {@code timeout} for the value to reach zero. On the bound main thread it runs queued
+     * main-thread jobs meanwhile, one at a time and none once the timeout has passed (so it overruns by the
+     * job in hand at most; a zero timeout runs none).
      *
      * @param timeout how long to wait at most; zero or negative checks once without waiting
      * @return true if it did, false on timeout

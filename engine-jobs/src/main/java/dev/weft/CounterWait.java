@@ -108,7 +108,11 @@ final class CounterWait {
                     }
                     continue;                            // fired meanwhile: re-read state
                 }
-                if (mailbox != null && mailbox.runOneWhileWaiting()) {
+                // A timed wait runs main-thread jobs only before its deadline: it ran every queued one before
+                // it looked at the deadline again (await(10 ms) with three 300 ms uploads queued returned after
+                // 900 ms; await(ZERO), a poll, ran the whole queue). Now it overruns by the job in hand at most.
+                if (mailbox != null && (timeoutNanos < 0 || deadline - System.nanoTime() > 0)
+                        && mailbox.runOneWhileWaiting()) {
                     continue;                            // ran one main-thread job: re-check before the next
                 }
                 if (help != null && help.helpOnce(counter)) {

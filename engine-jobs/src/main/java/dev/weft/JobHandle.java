@@ -158,7 +158,8 @@ public final class JobHandle<T> extends JobNode {
 
     /**
      * Waits at most {@code timeout} for the job. Inside a job, a job nobody has started that is still this
-     * worker's own runs right here first, as in {@link #join()}; that can take longer than the timeout.
+     * worker's own runs right here first, as in {@link #join()}; that can take longer than the timeout. On
+     * the bound main thread it runs queued main-thread jobs meanwhile, none once the timeout has passed.
      *
      * @param timeout how long to wait at most
      * @return the job's value
