@@ -17,6 +17,7 @@ import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * One level load, in progress or finished; made by {@link LevelLoader#load}. See {@link LevelLoader} for
@@ -39,10 +40,17 @@ public final class LevelLoad {
     private final long startNanos = System.nanoTime();
     private volatile long endNanos;                                // written by the level job before done drops
     private volatile LoadedLevel level;                            // likewise
-    private volatile LoadProgress.Outcome outcome;                 // likewise; null: the job never ran (cancelled)
+    // How the load ended, decided once by one CAS from null: the level job's end (LOADED or FAILED) or an
+    // unload() before it (CANCELLED). Without it an unload after the level was built but before the job
+    // ended listed "unloaded while loading" and emptied level() while the job still said LOADED.
+    // null once done: the job never ran and nobody unloaded (the manager was closed), so CANCELLED.
+    private final AtomicReference<LoadProgress.Outcome> outcome = new AtomicReference<>();
     // The progress at the end, likewise: an asset this load shared and left when it was unloaded still tells
     // its watcher when it ends, after this load ended, and that moved the numbers progress() calls final.
     private volatile LoadProgress.Snapshot progressAtEnd;
+    // Tests only: runs in the level job after the level is built (or the load failed), before its outcome is
+    // decided; set before the level job can get there (a test holds the level file's read).
+    volatile Runnable beforeOutcomeForTests;
 
     LevelLoad(AssetManager assets, String levelName) {
         this.assets = assets;
@@ -82,7 +90,7 @@ public final class LevelLoad {
         if (!isDone()) {
             return progress.snapshot();
         }
-        LoadProgress.Outcome how = outcome;           // decided once, by the level job (an unload after the end changes nothing)
+        LoadProgress.Outcome how = outcome.get();     // decided once (an unload after the decision changes nothing)
         LoadProgress.Snapshot last = progressAtEnd;   // null: the job never ran, so no watcher was registered
         return (last != null ? last : progress.snapshot()).ended(how != null ? how : LoadProgress.Outcome.CANCELLED);
     }
@@ -119,7 +127,8 @@ public final class LevelLoad {
      * @return the loaded level, or empty
      */
     public Optional<LoadedLevel> level() {
-        return isDone() && !unloaded.get() ? Optional.ofNullable(level) : Optional.empty();
+        return isDone() && !unloaded.get() && outcome.get() == LoadProgress.Outcome.LOADED
+                ? Optional.ofNullable(level) : Optional.empty();
     }
 
     /**
@@ -161,13 +170,18 @@ public final class LevelLoad {
 
     /**
      * Unloads the level: if it is still loading, cancels its jobs (the load ends soon after with no level);
-     * releases every asset it requested. Idempotent.
+     * releases every asset it requested. Idempotent. Exactly one of the two ends: an unload before the load
+     * decided how it ended makes it end {@link LoadProgress.Outcome#CANCELLED} with an "unloaded while loading"
+     * failure, even if its level was already built; one after that leaves the outcome as it was
+     * ({@link LoadProgress.Outcome#LOADED}: loaded, then unloaded) and adds no failure.
      */
     public void unload() {
         if (!unloaded.compareAndSet(false, true)) {
             return;
         }
-        if (!done.isDone()) {
+        // Still loading, and before the level job decided its end (done drops only after that decision, or
+        // without one when the job never ran: then nothing is cancelled and nothing is added).
+        if (!done.isDone() && outcome.compareAndSet(null, LoadProgress.Outcome.CANCELLED)) {
             failures.add(new LoadFailure(levelName, null, 0, levelName + ": unloaded while loading; load cancelled", null));
             group.cancel();
         }
@@ -202,10 +216,14 @@ public final class LevelLoad {
         } catch (RuntimeException | Error e) {
             failures.add(LoadFailure.of(levelName, null, e, "the level cannot load"));
         } finally {
+            Runnable hook = beforeOutcomeForTests;
+            if (hook != null) {
+                hook.run();
+            }
             endNanos = System.nanoTime();
             progressAtEnd = progress.snapshot();
-            outcome = level != null ? LoadProgress.Outcome.LOADED
-                    : unloaded.get() ? LoadProgress.Outcome.CANCELLED : LoadProgress.Outcome.FAILED;
+            // Loses to an unload() that came first: then the load was cancelled, even with its level built.
+            outcome.compareAndSet(null, level != null ? LoadProgress.Outcome.LOADED : LoadProgress.Outcome.FAILED);
         }
     }
 
