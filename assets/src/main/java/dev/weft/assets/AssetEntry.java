@@ -39,7 +39,7 @@ final class AssetEntry {
     volatile LoadedAsset result;                       // written by the load job before it ends
     volatile LoadFailure failure;                      // likewise
     volatile boolean cancelled;
-    volatile boolean loadEnded;                        // load job wrote its last field; see maybeCleanup
+    volatile boolean loadEnded;                        // load job wrote its last field; see AssetLoads.cleanUpIfDeadAndEnded
     volatile boolean dead;                             // last reference released
     Object gpu;                                        // main thread only: the GpuUploader's handle
     volatile AutoCloseable nativeMemory;               // the decoded data's native memory, set in the decode lane
@@ -117,7 +117,7 @@ final class AssetEntry {
             // entry a game keeps loaded outlives any number of level loads: kept, they piled up for good.
             watchers.clear();
         }
-        loadEnded = true;                        // volatile write, then read dead in maybeCleanup
+        loadEnded = true;                        // volatile write, then read dead in AssetLoads.cleanUpIfDeadAndEnded
     }
 
     /** Watchers registered and not yet told the end (tests). */

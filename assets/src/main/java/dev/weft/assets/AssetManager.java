@@ -3,16 +3,12 @@ package dev.weft.assets;
 import dev.weft.Counter;
 import dev.weft.JobGroup;
 import dev.weft.JobSystem;
-import dev.weft.Priority;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Loads textures, meshes and collision BVHs as Weft jobs, once per asset however often it is requested,
@@ -59,8 +55,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * by a request or dead, never both. A dead entry is removed from the map (a later request makes a new
  * one and loads again), its group is cancelled (an unfinished load stops at its next wait), and it is
  * cleaned up: {@code dead} and {@code loadEnded} are each written (volatile) and then the other read,
- * by the releaser and the load job respectively, so at least one of them sees both and runs
- * {@link #maybeCleanup}, whose CAS makes it happen once.
+ * by the releaser and the load job respectively, so at least one of them sees both and cleans up
+ * ({@link AssetLoads}), once by a CAS.
  *
  * <h3>Native memory</h3>
  * Every decoded asset's native memory ({@link AssetCodec#nativeMemory}: a {@link TextureData}) goes into
@@ -79,19 +75,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * manager's {@code housekeeping} group, which is never cancelled, and the mailbox is FIFO, so it runs
  * after any upload of the same asset.
  *
- * <h3>Order</h3>
- * A file's read is requested when its load starts, in {@link #request}, not when its job first runs:
- * {@link IoPool#read} stamps it with its due time there, and the job's {@code await} (a
- * {@code Jobs.blocking} call, first thing in the job) queues it at that time, so the I/O threads serve
- * reads in request order whatever order the workers pick the jobs in (a worker pops its own newest
- * job first). The level loader
- * requests its largest files first, so the longest read-decode chains start first.
- *
- * <h3>Completion</h3>
- * {@code AssetEntry.done} starts at 1 and the load job is submitted with it as its counter (2), then the
- * starter decrements once; it reaches 0 only when the job has ended, however it ended (a job cancelled
- * before it started still decrements its counter). The job writes {@code result} and {@code failure}
- * before it ends, so {@link AssetRef#join} sees them.
+ * <h3>Load jobs</h3>
+ * {@link AssetLoads} starts and runs each entry's one load job and counts the loads; see its note for the
+ * order of reads and when a load counts as ended.
  */
 public final class AssetManager implements AutoCloseable {
     private final JobSystem jobs;
@@ -99,19 +85,12 @@ public final class AssetManager implements AutoCloseable {
     private final boolean ownsIo;
     final GpuUploader uploader;            // null: no uploads
     final CodecRegistry codecs;
-    private final LoadSteps steps = new LoadSteps(this);
     final DecodeLane lane;
     private final JobGroup housekeeping;           // never cancelled: decode lane drains, queueing GPU frees
     private final int backgroundNice;
     private final ConcurrentHashMap<AssetId, AssetEntry> entries = new ConcurrentHashMap<>();
-    private final LoadProgress progress = new LoadProgress();   // every load of this manager
-    private final AtomicLong loadsStarted = new AtomicLong();
     final MainThreadTransfers transfers;            // native memory, uploads, GPU frees
-    // Load jobs running now, released assets' included: what close() waits for besides the live entries.
-    // Counted from the job's first line, so a job still queued when close() cancels its group is not
-    // counted; it then stops at its first cancellation check, before any decode.
-    private final Counter loadsRunning = new Counter("asset loads running");
-    private final Counter dropsBeingCounted = new Counter("dropped asset loads being counted");   // accountIfDropped
+    final AssetLoads loads;                         // the load jobs and their counts
     // request() calls between their closed check and their return: close() waits for them before it sweeps
     // the entries (see close()). Incremented before the check, so close() sees the call or the call sees closed.
     private final AtomicInteger requestsInFlight = new AtomicInteger();
@@ -128,6 +107,7 @@ public final class AssetManager implements AutoCloseable {
         this.backgroundNice = ThreadNice.supported() ? b.backgroundNice : 0;
         this.lane = new DecodeLane(housekeeping, decodes, b.backgroundNice);
         this.transfers = new MainThreadTransfers(jobs, uploader, housekeeping);
+        this.loads = new AssetLoads(this, housekeeping);
     }
 
     /**
@@ -248,7 +228,7 @@ public final class AssetManager implements AutoCloseable {
             if (e.retain()) {
                 AssetRef<T> ref = new AssetRef<>(this, e, type);
                 try {
-                    start(e);
+                    loads.start(e);
                 } catch (RuntimeException x) {
                     ref.release();
                     throw x;
@@ -256,27 +236,6 @@ public final class AssetManager implements AutoCloseable {
                 return ref;
             }
             entries.remove(id, e);                  // died between the lookup and the retain: make a new one
-        }
-    }
-
-    private void start(AssetEntry e) {
-        if (!e.started.compareAndSet(false, true)) {
-            return;
-        }
-        loadsStarted.incrementAndGet();
-        progress.addTotals(0, 1);
-        try {
-            if (!e.id.kind().isDerived() && !e.id.isPlaceholder()) {
-                e.read = io.read(e.id.path());      // at once, in request order: see "Order" in the class comment
-            }
-            e.group.run(Priority.BACKGROUND, "load " + e.id, () -> load(e), e.done);
-        } catch (RuntimeException x) {              // refused (closing), or a source that threw: counted as done
-            e.cancelled = true;
-            e.endLoad();
-            countDone(e);
-            throw x;
-        } finally {
-            e.done.decrement();
         }
     }
 
@@ -291,71 +250,15 @@ public final class AssetManager implements AutoCloseable {
     void release(AssetEntry e) {
         if (e.release()) {
             entries.remove(e.id, e);
-            e.dead = true;                          // volatile write, then read loadEnded in maybeCleanup
+            e.dead = true;                          // volatile write, then loads.died reads loadEnded
             e.group.cancel();
-            maybeCleanup(e);
-            accountIfDropped(e);
+            loads.died(e);
         }
-    }
-
-    /** A dead asset's unstarted load job never runs: count it done once its counter drops (ran or dropped). */
-    private void accountIfDropped(AssetEntry e) {
-        if (e.progressCounted.get()) {
-            return;                                 // its load ended and counted itself (the common case)
-        }
-        try {
-            housekeeping.after(e.done).run(Priority.BACKGROUND, "count " + e.id, () -> countDone(e), dropsBeingCounted);
-        } catch (RejectedExecutionException stopped) {
-            countDone(e);                           // no job runs any more, this one's included
-        }
-    }
-
-    private void countDone(AssetEntry e) {
-        if (e.progressCounted.compareAndSet(false, true)) {
-            progress.addDone(0, 1);
-        }
-    }
-
-    // ------------------------------------------------------------------ the load job
-
-    private void load(AssetEntry e) {
-        loadsRunning.add(1);
-        e.startedNanos = System.nanoTime();
-        try {
-            e.result = steps.load(e);
-        } catch (CancellationException c) {
-            e.cancelled = true;                     // unloaded (or closed) mid-load: no result
-        } catch (RuntimeException | Error t) {      // a bug or an upload of a placeholder failing: still finish
-            LoadFailure first = e.failure;          // why it became a placeholder: keep it, it names file and line
-            LoadFailure now = LoadFailure.of(e.id.toString(), displayName(e.id), t, "using a placeholder");
-            e.failure = first == null ? now : new LoadFailure(first.asset(), first.file(), first.line(),
-                    first.message() + "; then the placeholder's upload failed too: " + now.message(), first.cause());
-            e.result = steps.placeholderWithoutUpload(e.id);
-        } finally {
-            e.endedNanos = System.nanoTime();
-            e.endLoad();                            // notifies watchers
-            countDone(e);
-            maybeCleanup(e);
-            loadsRunning.decrement();               // last: its memory is freed or handed over by now
-        }
-    }
-
-    void arrived(AssetEntry e, long bytes) {
-        e.inputNanos = System.nanoTime();
-        e.bytesArrived(bytes);
-        progress.addDone(bytes, 0);
-    }
-
-    private void maybeCleanup(AssetEntry e) {
-        if (!e.dead || !e.loadEnded || !e.cleaned.compareAndSet(false, true)) {
-            return;
-        }
-        transfers.cleanUp(e);
     }
 
     /** Load jobs running now, those of released assets too (tests). */
     long loadsRunning() {
-        return loadsRunning.value();
+        return loads.running();
     }
 
     /** The ids with a live entry now (tests: which assets are still held). */
@@ -375,7 +278,7 @@ public final class AssetManager implements AutoCloseable {
      * @return a snapshot of the progress of every load so far
      */
     public LoadProgress.Snapshot progress() {
-        return progress.snapshot();
+        return loads.progress();
     }
 
     /**
@@ -384,7 +287,7 @@ public final class AssetManager implements AutoCloseable {
      * @return a snapshot of the counters
      */
     public Stats stats() {
-        return new Stats(entries.size(), loadsStarted.get(), io.reads(), io.bytesRead(), transfers.liveNativeMemory.size(),
+        return new Stats(entries.size(), loads.started(), io.reads(), io.bytesRead(), transfers.liveNativeMemory.size(),
                 transfers.nativeMemoryFreed.get());
     }
 
@@ -430,8 +333,7 @@ public final class AssetManager implements AutoCloseable {
                 entries.remove(e.id, e);
                 e.dead = true;
                 e.group.cancel();
-                maybeCleanup(e);
-                accountIfDropped(e);
+                loads.died(e);
                 killed.add(e);
             }
         }
@@ -441,8 +343,7 @@ public final class AssetManager implements AutoCloseable {
             }
             // An asset released before close() left the map, but its load job may still be decoding: it
             // runs to its next cancellation check (a PNG decode is one native call) and frees what it made.
-            awaitEnded(loadsRunning, deadline);
-            awaitEnded(dropsBeingCounted, deadline);
+            loads.awaitEnded(deadline);
             // A task its cancelled caller abandoned still runs; after shutdownNow() none of them can.
             lane.awaitIdle(untilDeadline(deadline), jobs::isTerminated);
             // Every cleanup above has submitted the job that queues its GPU free (before loadsRunning came
@@ -466,7 +367,7 @@ public final class AssetManager implements AutoCloseable {
     }
 
     /** Waits for a load to end; its failure (a job that could not start, say) is its asset's, not close's. */
-    private static void awaitEnded(Counter loads, long deadlineNanos) {
+    static void awaitEnded(Counter loads, long deadlineNanos) {
         try {
             loads.await(untilDeadline(deadlineNanos));
         } catch (dev.weft.JobFailedException alreadyReported) {

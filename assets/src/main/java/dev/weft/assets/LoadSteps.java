@@ -50,7 +50,7 @@ final class LoadSteps {
         AssetCodec<?> codec;
         try {
             bytes = e.read.await();                 // parks until an I/O thread has the bytes
-            m.arrived(e, bytes.length);
+            m.loads.arrived(e, bytes.length);
             Jobs.checkCancelled();
             codec = m.codecs.codecFor(e.id, file);
         } catch (CancellationException c) {
