@@ -27,7 +27,7 @@ public interface AssetSource {
      * The whole file.
      *
      * @param path the file's path, relative to the levels root
-     * @return the file's bytes
+     * @return the file's bytes; never null (a null read is reported as an I/O failure of the file)
      * @throws NoSuchFileException if it does not exist
      * @throws IOException if it could not be read
      */

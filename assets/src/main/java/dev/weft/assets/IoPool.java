@@ -133,7 +133,12 @@ public final class IoPool implements AutoCloseable {
         return schedule("read " + name, faults.latencyNanos(path), () -> {
             faults.checkRead(path, name);
             reads.incrementAndGet();
-            byte[] bytes = faults.corrupt(path, source.read(path));
+            byte[] read = source.read(path);
+            if (read == null) {                      // a game's source saying "not found" its own way
+                throw new IOException(name + ": the AssetSource's read returned null; return the file's bytes, or"
+                        + " throw NoSuchFileException for a file it does not have");
+            }
+            byte[] bytes = faults.corrupt(path, read);
             bytesRead.addAndGet(bytes.length);
             return bytes;
         });
