@@ -247,6 +247,11 @@ public final class AssetManager implements AutoCloseable {
         }
     }
 
+    /** True once {@link #close()} began (volatile). */
+    boolean isClosed() {
+        return closed;
+    }
+
     void release(AssetEntry e) {
         if (e.release()) {
             entries.remove(e.id, e);

@@ -51,6 +51,7 @@ public final class LevelLoad {
     // Tests only: runs in the level job after the level is built (or the load failed), before its outcome is
     // decided; set before the level job can get there (a test holds the level file's read).
     volatile Runnable beforeOutcomeForTests;
+    private boolean endedByClose;                                  // the level job's own: its manager closed under it
 
     LevelLoad(AssetManager assets, String levelName) {
         this.assets = assets;
@@ -75,9 +76,9 @@ public final class LevelLoad {
      * Bytes and assets done against the level's totals (known once its file is parsed), and whether the load
      * has ended and how ({@link LoadProgress.Snapshot#outcome()}). Once {@link #isDone()} is true, so is the
      * snapshot's {@link LoadProgress.Snapshot#complete() complete()}, whatever the outcome: a level whose
-     * file cannot be read, is unusable, or that was unloaded while loading ends with its totals still 0 (or
-     * short of them) and {@link LoadProgress.Snapshot#failed() failed()} true, {@link LoadProgress.Outcome#FAILED}
-     * or {@link LoadProgress.Outcome#CANCELLED} ({@link #failures()} says why); a loaded one ends
+     * file cannot be read, is unusable, or that was unloaded while loading (or whose manager was closed) ends
+     * with its totals still 0 (or short of them) and {@link LoadProgress.Snapshot#failed() failed()} true,
+     * {@link LoadProgress.Outcome#FAILED} or {@link LoadProgress.Outcome#CANCELLED} ({@link #failures()} says why); a loaded one ends
      * {@link LoadProgress.Outcome#LOADED}. So a loop {@code while (!load.progress().complete())} ends for
      * every load; test {@code failed()} after it.
      *
@@ -207,15 +208,19 @@ public final class LevelLoad {
             loadAssetsAndEntities(file);
         } catch (CancellationException e) {
             if (!unloaded.get()) {                        // not ours: an asset was cancelled (manager closed)
-                failures.add(LoadFailure.of(levelName, null, e, "the level cannot load"));
+                cannotLoad(null, e);
             }
         } catch (JobFailedException e) {
             if (!unloaded.get()) {
-                failures.add(LoadFailure.of(levelName, null, e.getCause(), "the level cannot load"));
+                cannotLoad(null, e.getCause());
             }
         } catch (RuntimeException | Error e) {
-            failures.add(LoadFailure.of(levelName, null, e, "the level cannot load"));
+            cannotLoad(null, e);
         } finally {
+            if (endedByClose && level == null) {
+                failures.add(new LoadFailure(levelName, null, 0,
+                        levelName + ": the asset manager was closed while the level loaded; load cancelled", null));
+            }
             Runnable hook = beforeOutcomeForTests;
             if (hook != null) {
                 hook.run();
@@ -223,7 +228,8 @@ public final class LevelLoad {
             endNanos = System.nanoTime();
             progressAtEnd = progress.snapshot();
             // Loses to an unload() that came first: then the load was cancelled, even with its level built.
-            outcome.compareAndSet(null, level != null ? LoadProgress.Outcome.LOADED : LoadProgress.Outcome.FAILED);
+            outcome.compareAndSet(null, level != null ? LoadProgress.Outcome.LOADED
+                    : endedByClose ? LoadProgress.Outcome.CANCELLED : LoadProgress.Outcome.FAILED);
         }
     }
 
@@ -236,8 +242,21 @@ public final class LevelLoad {
             failures.addAll(parsed.failures());
             return parsed.level();
         } catch (IOException | AssetFormatException e) {
-            failures.add(LoadFailure.of(levelName, file, e, "the level cannot load"));
+            cannotLoad(file, e);
             return null;
+        }
+    }
+
+    /**
+     * The level job cannot go on because of {@code cause}. A closed manager makes it fail on whichever path it
+     * is on (a cancelled wait, a refused request, a closed I/O pool), each with its own message: then the one
+     * cause is the close, listed once at the end, and the load ends CANCELLED (no level file was unusable).
+     */
+    private void cannotLoad(String file, Throwable cause) {
+        if (assets.isClosed()) {
+            endedByClose = true;
+        } else {
+            failures.add(LoadFailure.of(levelName, file, cause, "the level cannot load"));
         }
     }
 
