@@ -35,7 +35,8 @@ public record AssetId(AssetKind kind, String path) {
         Objects.requireNonNull(path, "asset path is null: pass the file's path in the manager's source,"
                 + " '/'-separated, e.g. tiny/textures/grass_64.png");
         if (path.isEmpty()) {
-            throw new IllegalArgumentException("empty asset path");
+            throw new IllegalArgumentException("empty asset path: pass the file's path in the manager's source,"
+                    + " '/'-separated, e.g. tiny/textures/grass_64.png");
         }
         path = normalize(path);
     }

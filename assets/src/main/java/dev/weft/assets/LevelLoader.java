@@ -64,7 +64,8 @@ public final class LevelLoader {
      * @throws IllegalStateException if the asset manager was closed
      */
     public LevelLoad load(String levelName) {
-        Objects.requireNonNull(levelName, "levelName");
+        Objects.requireNonNull(levelName, "LevelLoader.load(null): pass the level's name, e.g. \"tiny\" for"
+                + " tiny/tiny.level in the manager's source");
         assets.checkOpen("level '" + levelName + "'");
         LevelLoad load = new LevelLoad(assets, levelName);
         load.start();

@@ -90,6 +90,12 @@ class AssetNamingTest extends WithJobSystem {
                     () -> assets.collision(null))) {
                 assertTrue(assertThrows(NullPointerException.class, call::run).getMessage().startsWith("asset path is null:"));
             }
+            assertEquals("LevelLoader.load(null): pass the level's name, e.g. \"tiny\" for tiny/tiny.level in the"
+                    + " manager's source", assertThrows(NullPointerException.class,
+                    () -> new LevelLoader(assets).load(null)).getMessage());
+            assertEquals("empty asset path: pass the file's path in the manager's source, '/'-separated, e.g."
+                    + " tiny/textures/grass_64.png", assertThrows(IllegalArgumentException.class,
+                    () -> assets.texture("")).getMessage());
             ChunkStreamer streamer = new ChunkStreamer(new LevelLoader(assets), ChunkGrid.SHIPPED, 30f, 40f);
             assertEquals("ChunkStreamer.origin(null): pass a chunk from resident()",
                     assertThrows(NullPointerException.class, () -> streamer.origin(null)).getMessage());
