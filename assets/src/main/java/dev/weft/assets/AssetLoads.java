@@ -30,7 +30,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * <h2>Counted once</h2>
  * Every started load counts one asset in {@link #progress()} and ends counted once
  * ({@code AssetEntry.progressCounted} CAS): by its job's end, by a start that failed, or, for a dead
- * asset whose job never runs, by a housekeeping job that runs when the entry's counter drops.
+ * asset whose job never runs, by a housekeeping job that runs when the entry's counter drops (at once if the
+ * job system refuses that job: then no job runs any more).
  */
 final class AssetLoads {
     private final AssetManager manager;
