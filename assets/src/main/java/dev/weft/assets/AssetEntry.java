@@ -41,6 +41,10 @@ final class AssetEntry {
     volatile boolean cancelled;
     volatile boolean loadEnded;                        // load job wrote its last field; see AssetLoads.cleanUpIfDeadAndEnded
     volatile boolean dead;                             // last reference released
+    // A derived asset's claim on its source while its load job holds it: released by the job when done with it,
+    // or by the entry's death (AssetLoads.died) while the job still waits for the source, whichever is first
+    // (AssetRef.release is once). The job writes it then reads dead; the releaser wrote dead then reads it.
+    volatile AssetRef<?> sourceRef;
     Object gpu;                                        // main thread only: the GpuUploader's handle
     volatile AutoCloseable nativeMemory;               // the decoded data's native memory, set in the decode lane
     private final List<Watcher> watchers = new ArrayList<>();   // guarded by this

@@ -105,9 +105,14 @@ final class AssetLoads {
 
     /**
      * {@code e} died (its last reference went, or close() killed it) after its releaser set {@code dead} and
-     * cancelled its group: cleans up if its load has ended, and has its progress counted if its job never runs.
+     * cancelled its group: releases a derived asset's claim on its source, cleans up if its load has ended,
+     * and has its progress counted if its job never runs.
      */
     void died(AssetEntry e) {
+        AssetRef<?> source = e.sourceRef;           // read after dead was written: see AssetEntry.sourceRef
+        if (source != null) {
+            source.release();                       // its load may wait for it inline, beyond our group's cancel
+        }
         cleanUpIfDeadAndEnded(e);
         countIfDropped(e);
     }

@@ -266,6 +266,11 @@ public final class AssetManager implements AutoCloseable {
         return loads.running();
     }
 
+    /** The live entry of {@code id}, or null (tests: to wait for a load's step). */
+    AssetEntry entryForTests(AssetId id) {
+        return entries.get(id);
+    }
+
     /** The ids with a live entry now (tests: which assets are still held). */
     java.util.Set<AssetId> entryIds() {
         return java.util.Set.copyOf(entries.keySet());

@@ -117,8 +117,12 @@ final class LoadSteps {
     private <S extends LoadedAsset> LoadedAsset loadDerived(AssetEntry e, DerivedCodec<S> codec) {
         AssetId sourceId = codec.sourceOf(e.id);
         AssetRef<S> sourceRef = m.request(sourceId, codec.sourceType());
+        e.sourceRef = sourceRef;                    // volatile write, then read dead: see AssetEntry.sourceRef
         try {
-            S source = sourceRef.join();
+            if (e.dead) {
+                sourceRef.release();                // died before our write: its releaser may not have seen it
+            }
+            S source = joinSource(e, sourceRef);
             e.inputNanos = System.nanoTime();
             LoadFailure sourceFailure = sourceRef.failure().orElse(null);
             if (sourceFailure != null) {             // built from its source's placeholder: say why, file and line
@@ -142,6 +146,23 @@ final class LoadSteps {
             return built;
         } finally {
             sourceRef.release();                    // the built asset no longer needs its source
+        }
+    }
+
+    /**
+     * Joins the source. Its load job may run inline in this join, where the cancel of this asset's group does
+     * not reach its waits (its upload's, say); so a dead asset's death releases the claim itself, which lets an
+     * unshared source die and its own group's cancel end that wait. Then the join sees a released claim: that
+     * is this asset's cancellation.
+     */
+    private static <S extends LoadedAsset> S joinSource(AssetEntry e, AssetRef<S> sourceRef) {
+        try {
+            return sourceRef.join();
+        } catch (IllegalStateException released) {
+            if (e.dead && sourceRef.isReleased()) {
+                throw new CancellationException(e.id + " was unloaded while it waited for " + sourceRef.id());
+            }
+            throw released;
         }
     }
 }

@@ -13,7 +13,8 @@ import java.util.concurrent.locks.LockSupport;
  * unload) and uploads as main-thread jobs within 2 ms a frame, then holds the point still until no chunk
  * loads. It counts mesh and texture uploads, and of those the ones whose asset never appeared in a
  * resident chunk (uploaded for a chunk that was unloaded before it loaded: GL work wasted). Textures
- * depend on nothing, meshes also have a collision job waiting on them: the README's known limit.
+ * depend on nothing, meshes also have a collision job waiting on them (which kept a released mesh's upload
+ * until {@code ReleasedCollisionUploadTest}'s fix).
  *
  * <pre>
  * java --add-opens java.base/java.lang=ALL-UNNAMED --enable-native-access=ALL-UNNAMED \
