@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * One asset's shared state in an {@link AssetManager}: reference count, load-job stamps, result, and the
@@ -41,10 +42,12 @@ final class AssetEntry {
     volatile boolean cancelled;
     volatile boolean loadEnded;                        // load job wrote its last field; see AssetLoads.cleanUpIfDeadAndEnded
     volatile boolean dead;                             // last reference released
-    // A derived asset's claim on its source while its load job holds it: released by the job when done with it,
-    // or by the entry's death (AssetLoads.died) while the job still waits for the source, whichever is first
-    // (AssetRef.release is once). The job writes it then reads dead; the releaser wrote dead then reads it.
-    volatile AssetRef<?> sourceRef;
+    // A derived asset's claim on its source while its load job waits for the source: the job sets it, then
+    // reads dead; the entry's death (AssetLoads.died) wrote dead, then takes it (getAndSet) and releases it, so
+    // an unshared source dies at once (one of the two sees the other; AssetRef.release is once). Once its join
+    // returns, the job takes it back (CAS) before it touches the source: if death took it first, the source may
+    // be freed (a texture's native pixels), and the job ends cancelled instead of building from it.
+    final AtomicReference<AssetRef<?>> sourceClaim = new AtomicReference<>();
     Object gpu;                                        // main thread only: the GpuUploader's handle
     volatile AutoCloseable nativeMemory;               // the decoded data's native memory, set in the decode lane
     private final List<Watcher> watchers = new ArrayList<>();   // guarded by this

@@ -109,7 +109,7 @@ final class AssetLoads {
      * and has its progress counted if its job never runs.
      */
     void died(AssetEntry e) {
-        AssetRef<?> source = e.sourceRef;           // read after dead was written: see AssetEntry.sourceRef
+        AssetRef<?> source = e.sourceClaim.getAndSet(null);   // after dead was written: see AssetEntry.sourceClaim
         if (source != null) {
             source.release();                       // its load may wait for it inline, beyond our group's cancel
         }

@@ -117,12 +117,15 @@ final class LoadSteps {
     private <S extends LoadedAsset> LoadedAsset loadDerived(AssetEntry e, DerivedCodec<S> codec) {
         AssetId sourceId = codec.sourceOf(e.id);
         AssetRef<S> sourceRef = m.request(sourceId, codec.sourceType());
-        e.sourceRef = sourceRef;                    // volatile write, then read dead: see AssetEntry.sourceRef
+        e.sourceClaim.set(sourceRef);               // volatile write, then read dead: see AssetEntry.sourceClaim
         try {
-            if (e.dead) {
-                sourceRef.release();                // died before our write: its releaser may not have seen it
+            if (e.dead) {                           // died before our write: its releaser may not have seen it
+                throw unloadedWhileWaiting(e, sourceRef);
             }
             S source = joinSource(e, sourceRef);
+            if (!e.sourceClaim.compareAndSet(sourceRef, null)) {
+                throw unloadedWhileWaiting(e, sourceRef);   // death released the claim: the source may be freed
+            }
             e.inputNanos = System.nanoTime();
             LoadFailure sourceFailure = sourceRef.failure().orElse(null);
             if (sourceFailure != null) {             // built from its source's placeholder: say why, file and line
@@ -145,7 +148,7 @@ final class LoadSteps {
             e.decodedNanos = System.nanoTime();
             return built;
         } finally {
-            sourceRef.release();                    // the built asset no longer needs its source
+            sourceRef.release();                    // the built asset no longer needs its source (once: death may have)
         }
     }
 
@@ -160,9 +163,13 @@ final class LoadSteps {
             return sourceRef.join();
         } catch (IllegalStateException released) {
             if (e.dead && sourceRef.isReleased()) {
-                throw new CancellationException(e.id + " was unloaded while it waited for " + sourceRef.id());
+                throw unloadedWhileWaiting(e, sourceRef);
             }
             throw released;
         }
+    }
+
+    private static CancellationException unloadedWhileWaiting(AssetEntry e, AssetRef<?> sourceRef) {
+        return new CancellationException(e.id + " was unloaded while it waited for " + sourceRef.id());
     }
 }

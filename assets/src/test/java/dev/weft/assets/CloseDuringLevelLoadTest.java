@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -25,10 +24,7 @@ class CloseDuringLevelLoadTest extends WithJobSystem {
     void aLevelLoadingWhenItsManagerClosesEndsCancelledSayingSo() throws Exception {
         CountDownLatch reading = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        Map<String, byte[]> files = Map.of(
-                "lvl/lvl.level", Fixture.ascii("weft-level 1\ntexture t0 textures/t0.png\n"),
-                "lvl/textures/t0.png", Fixture.resource("tiny/textures/decal_16.png"));
-        AssetSource source = new Fixture.ForwardingSource(AssetSource.inMemory(files)) {
+        AssetSource source = new Fixture.ForwardingSource(AssetSource.inMemory(Fixture.oneTextureLevel())) {
             @Override
             public byte[] read(String path) throws IOException {
                 if (path.equals("lvl/textures/t0.png")) {

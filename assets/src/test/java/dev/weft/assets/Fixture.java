@@ -54,6 +54,12 @@ final class Fixture {
         return m;
     }
 
+    /** Level {@code lvl} of one texture, {@code lvl/textures/t0.png}: the smallest level a race test can hold up. */
+    static Map<String, byte[]> oneTextureLevel() {
+        return files("lvl/lvl.level", "weft-level 1\ntexture t0 textures/t0.png\n",
+                "lvl/textures/t0.png", resource("tiny/textures/decal_16.png"));
+    }
+
     /** A source that passes every call to {@code inner}: tests override the call they watch. */
     static class ForwardingSource implements AssetSource {
         final AssetSource inner;

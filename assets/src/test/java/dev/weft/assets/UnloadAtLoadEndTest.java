@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import java.io.IOException;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -22,10 +21,7 @@ class UnloadAtLoadEndTest extends WithJobSystem {
     @Test
     void aLevelUnloadedAsItsJobEndsEndsCancelledNotLoadedAndCancelled() throws Exception {
         CountDownLatch levelFileRead = new CountDownLatch(1);
-        Map<String, byte[]> files = Map.of(
-                "lvl/lvl.level", Fixture.ascii("weft-level 1\ntexture t0 textures/t0.png\n"),
-                "lvl/textures/t0.png", Fixture.resource("tiny/textures/decal_16.png"));
-        AssetSource source = new Fixture.ForwardingSource(AssetSource.inMemory(files)) {
+        AssetSource source = new Fixture.ForwardingSource(AssetSource.inMemory(Fixture.oneTextureLevel())) {
             @Override
             public byte[] read(String path) throws IOException {
                 if (path.equals("lvl/lvl.level")) {
