@@ -169,6 +169,13 @@ public final class Jobs {
      * {@link JobSystemBuilder#maxWorkers} (which keeps lower-priority work off some workers) this is
      * Weft's answer to non-preemptive scheduling. {@link JobSystemStats#checkpointYields()} counts the
      * yields.
+     *
+     * <p><b>While more urgent work never lets up</b> (every worker always has a FRAME job queued), a
+     * checkpointing job still advances, but only on {@link Priority}'s starvation turn (one pick in 128),
+     * and each turn is worth one checkpoint interval: it yields again at its next checkpoint. Measured: 100 ms
+     * of work checkpointing every 20 µs took 46 s under such a flood, every 200 µs 3.4 s. Frames that leave
+     * the workers idle between them do not pay this; a saturated frame does, so keep checkpoints at the
+     * coarse end (about 1 ms) for work that must finish while frames are heavy.
      */
     public static void checkpoint() {
         Fiber f = Fiber.current();
