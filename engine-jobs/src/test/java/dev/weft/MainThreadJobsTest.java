@@ -201,11 +201,9 @@ class MainThreadJobsTest {
             JobGroup level = jobs.newGroup("level");
             CountDownLatch groupWaiting = new CountDownLatch(1);
             AtomicReference<JobHandle<Object>> inGroup = new AtomicReference<>();
-            inGroup.set(join(level.submit(Priority.NORMAL, "loader", () -> jobs.onMainThread("upload", () -> {
-                groupWaiting.countDown();
-                never.await(Duration.ofDays(1));               // a timed wait is cancellable too
-                return null;
-            }))));
+            // Started before the join below: that join, on the main thread, may run the upload itself (queued by
+            // the loader before the loader ends), and then only the unloader's cancel ends it. Started after
+            // the join, it hung the test now and then.
             Thread unloader = Thread.ofPlatform().start(() -> {
                 try {
                     groupWaiting.await();
@@ -215,6 +213,11 @@ class MainThreadJobsTest {
                     Thread.currentThread().interrupt();
                 }
             });
+            inGroup.set(join(level.submit(Priority.NORMAL, "loader", () -> jobs.onMainThread("upload", () -> {
+                groupWaiting.countDown();
+                never.await(Duration.ofDays(1));               // a timed wait is cancellable too
+                return null;
+            }))));
             while (!inGroup.get().isDone()) {
                 jobs.runMainThreadJobs(Long.MAX_VALUE);
             }
