@@ -92,6 +92,9 @@ public final class Counter {
     // CancelledFanOutTest guards). Exact batches need a bit in the state word beside the value, which
     // every read of the value would then mask: not worth it for a cancelled job's way of ending.
     boolean skippedJobs;
+    // A JobGraph node's counter, which counts its one job and carries its name: a failure report names it as
+    // that job, not as a counter (Prerequisites). Plain: written by JobGraph before the counter is published.
+    boolean standsForItsJob;
     // The job system whose jobs this counter last counted: where an outside waiter looks for jobs to
     // help with (WaitingHelp) and whose unrun main-thread jobs its untimed wait warns of (CounterWait). Plain: written at submission (only when it changes), read by a waiter; a
     // stale null or older system only means no help, and a Scheduler is safely published (final fields).

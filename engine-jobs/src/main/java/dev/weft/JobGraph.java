@@ -145,6 +145,7 @@ public final class JobGraph {
                     before[i] = ended[n.predecessors.get(i).index];
                 }
                 Counter mine = new Counter(n.name);
+                mine.standsForItsJob = true;           // a failure names it as its job (Prerequisites)
                 ended[n.index] = mine;
                 Prerequisites p = group != null ? group.after(before) : jobs.after(before);
                 if (n.job != null) {

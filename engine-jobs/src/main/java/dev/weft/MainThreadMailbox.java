@@ -4,6 +4,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import dev.weft.internal.InjectionQueue;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -39,8 +40,8 @@ final class MainThreadMailbox {
     private final Scheduler scheduler;
     private final InjectionQueue<JobHandle<?>> queue;
     private volatile Thread owner;      // set once by bind()
-    // Set once by the waiter that prints nobodyRunsThemHint (CounterWait, JobHandle.join); a CAS.
-    private final java.util.concurrent.atomic.AtomicBoolean warnedNobodyRuns = new java.util.concurrent.atomic.AtomicBoolean();
+    // Set once by the waiter that prints nobodyRunsThemHint (CounterWait's untimed wait, a join's included); a CAS.
+    private final AtomicBoolean warnedNobodyRuns = new AtomicBoolean();
     private volatile int asleep;        // 1 while the owner is parked in a wait; producers CAS 1 -> 0
     private long jobsRun;               // owner only
     // The innermost main-thread job the owner is running, or null: for the watchdog, which cannot read the

@@ -385,7 +385,7 @@ public final class Prerequisites {
             for (Counter c : of.counters) {
                 JobFailedException f = c.failure();
                 if (f != null) {
-                    return PrerequisiteFailed.of(c.name(), !c.name().equals(f.jobName()), f);   // a graph node's counter: its job's name
+                    return PrerequisiteFailed.of(c.name(), !c.standsForItsJob, f);
                 }
             }
             return null;

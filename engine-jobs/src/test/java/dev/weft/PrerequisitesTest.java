@@ -119,6 +119,13 @@ class PrerequisitesTest {
             String counted = viaCounter.getCause().getMessage();
             assertTrue(counted.startsWith("counter 'physics' counts a job that failed: job 'step' failed: ")
                     && counted.contains("NaN velocity") && !counted.contains("waited on"), counted);
+
+            // A counter named as the job it counts is still a counter (only a JobGraph node's stands for its job).
+            Counter step = new Counter("step");
+            jobs.run(Priority.NORMAL, "step", () -> { throw new ArithmeticException("NaN velocity"); }, step);
+            JobHandle<Integer> draw = jobs.after(step).submit(Priority.NORMAL, "draw", () -> 1);
+            JobFailedException sameName = assertThrows(JobFailedException.class, () -> TestSupport.join(draw));
+            assertTrue(sameName.getMessage().contains("counter 'step', which it waited on"), sameName.getMessage());
         }
     }
 
