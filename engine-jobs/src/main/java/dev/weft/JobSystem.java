@@ -487,7 +487,9 @@ public final class JobSystem implements Executor, AutoCloseable {
     }
 
     /**
-     * Waits until the workers stopped (running main-thread jobs meanwhile, on the main thread).
+     * Waits until the workers stopped. On the bound main thread it runs main-thread jobs meanwhile, one at
+     * a time and only until the timeout, so it overruns by the job in hand at most ({@code Duration.ZERO}
+     * runs none).
      *
      * @param timeout how long to wait at most
      * @return true if the system terminated, false if the timeout passed first

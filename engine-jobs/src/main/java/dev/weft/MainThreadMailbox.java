@@ -296,15 +296,6 @@ final class MainThreadMailbox {
         return true;
     }
 
-    /** Owner, waiting for termination: runs everything queued. True if it ran anything. */
-    boolean runPendingWhileWaiting() {
-        boolean ran = false;
-        while (runOneWhileWaiting()) {
-            ran = true;
-        }
-        return ran;
-    }
-
     /** Owner, about to park: false if work arrived (do not park). */
     boolean sleep() {
         asleep = 1;                      // volatile store then load of the queue: pairs with offer()

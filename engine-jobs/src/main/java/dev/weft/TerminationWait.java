@@ -44,7 +44,13 @@ final class TerminationWait {
         for (;;) {
             boolean ownerGone = false;
             if (owner) {
-                mainThread.runPendingWhileWaiting();
+                // One at a time, and only before the deadline, as a timed counter wait does: a wait overruns
+                // by the job in hand at most. Running the whole queue first made awaitTermination(ZERO) run
+                // every queued upload before it answered. close() waits in 100 ms rounds, so it still runs
+                // them all, round after round, until the workers have exited.
+                while (deadline - System.nanoTime() > 0 && mainThread.runOneWhileWaiting()) {
+                    // the loop's condition runs the job
+                }
             } else {
                 ownerGone = mainThread.cancelQueuedIfOwnerGone();
             }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -17,7 +18,7 @@ import org.junit.jupiter.api.Timeout;
  * stops running them once its timeout has passed: it overruns by at most the job in hand. It ran every
  * queued one before it looked at its deadline again, so a frame loop's {@code frame.await(10 ms)} with
  * three 300 ms uploads queued returned after 900 ms (probe, 2026-12-07), and {@code await(Duration.ZERO)},
- * a poll, ran the whole queue.
+ * a poll, ran the whole queue. {@code awaitTermination} did the same (probe, 2026-12-07).
  */
 @Timeout(60)
 class TimedWaitOnMainThreadTest {
@@ -58,7 +59,7 @@ class TimedWaitOnMainThreadTest {
     void aTimedJoinStopsRunningMainThreadJobsAtItsTimeout() {
         try (JobSystem jobs = system(2)) {
             jobs.bindMainThread();
-            java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
             JobHandle<Integer> stuck = jobs.submit(Priority.NORMAL, "stuck", () -> {
                 release.await();
                 return 1;
@@ -92,5 +93,27 @@ class TimedWaitOnMainThreadTest {
             assertEquals(3, ran.get());
             never.decrement();
         }
+    }
+
+    @Test
+    void aTimedTerminationWaitStopsRunningMainThreadJobsAtItsTimeout() throws Exception {
+        try (JobSystem jobs = system(2)) {
+            jobs.bindMainThread();
+            CountDownLatch release = new CountDownLatch(1);
+            jobs.run(Priority.NORMAL, "holds termination", () -> release.await(), new Counter("held"));
+            try {
+                AtomicInteger ran = new AtomicInteger();
+                postUploads(jobs, ran);
+                jobs.shutdown();
+                assertFalse(jobs.awaitTermination(TIMEOUT), "a job still runs");
+                // The slow upload at most (3 on the old code).
+                assertTrue(ran.get() <= 1, "main-thread jobs run inside awaitTermination past its timeout: " + ran.get());
+                int before = ran.get();
+                assertFalse(jobs.awaitTermination(Duration.ZERO), "a job still runs");
+                assertEquals(before, ran.get(), "awaitTermination(ZERO) is a poll: it runs no main-thread job");
+            } finally {
+                release.countDown();
+            }
+        }                                                   // close() runs or cancels the rest
     }
 }
