@@ -183,9 +183,18 @@ final class JobSystemExecutorService extends AbstractExecutorService {
     @Override
     public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
         long deadline = System.nanoTime() + unit.toNanos(timeout);
-        for (;;) {
+        for (boolean first = true;; first = false) {
             if (isTerminated()) {
                 return true;
+            }
+            // Before the first wait, and before every slice once shut down: a task that calls close() as it
+            // starts may not be in `live` yet (its submitter puts it there after the submit), and is a
+            // slice later.
+            if (first || isShutdown()) {
+                ViewTask self = taskOfThisViewOnThisThread();
+                if (self != null) {
+                    throw new WaitsForItself(self, scheduler.name());
+                }
             }
             long remaining = deadline - System.nanoTime();
             if (remaining <= 0) {
@@ -201,6 +210,64 @@ final class JobSystemExecutorService extends AbstractExecutorService {
                 TimeUnit.NANOSECONDS.sleep(Math.min(remaining, 1_000_000L));   // not shut down: poll
             }
         }
+    }
+
+    /**
+     * Shuts the view down and waits until its tasks ended, as the JDK's {@code close()}; called from inside
+     * one of its own tasks (or a job such a task runs inline), it only shuts down and returns, as
+     * {@link JobSystem#close()} does inside a job: waiting there waited for that very task, for ever and
+     * without a word (a library's last callback closing the executor it runs on).
+     */
+    @Override
+    public void close() {
+        // The JDK's default close(), with one more way out.
+        shutdown();
+        boolean interrupted = false;
+        for (;;) {
+            try {
+                if (awaitTermination(1, TimeUnit.DAYS)) {
+                    break;
+                }
+            } catch (InterruptedException e) {
+                if (!interrupted) {
+                    shutdownNow();
+                    interrupted = true;
+                }
+            } catch (WaitsForItself inOwnTask) {
+                break;                           // shut down: all a task of the view can do for its close
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** awaitTermination (or close) called inside a task of this view: it would wait for itself. */
+    private static final class WaitsForItself extends IllegalStateException {
+        private static final long serialVersionUID = 1L;
+
+        WaitsForItself(ViewTask self, String systemName) {
+            super("awaitTermination called from inside task " + self.taskName() + " of this ExecutorService view"
+                    + " of job system '" + systemName + "' (or a job it runs inline): the view cannot terminate"
+                    + " while that task runs, so it would wait for itself. Call shutdown() from the task, and"
+                    + " wait for termination on another thread.");
+        }
+    }
+
+    /**
+     * The task of this view whose body is on the current thread's stack, or null. A task runs on a fiber
+     * (a virtual thread of its own while the task runs, across parks), so its registered runner is the
+     * current thread exactly when the caller is that task or a job it runs inline. A scan of the live
+     * tasks: paid by close() and awaitTermination() only, never by the job path.
+     */
+    private ViewTask taskOfThisViewOnThisThread() {
+        Thread me = Thread.currentThread();
+        for (ViewTask task : live.values()) {
+            if (task.isRunningOn(me)) {
+                return task;
+            }
+        }
+        return null;
     }
 
     @Override

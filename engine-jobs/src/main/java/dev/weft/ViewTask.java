@@ -81,6 +81,15 @@ final class ViewTask {
     }
 
     /**
+     * Whether {@code thread} is inside this task's body now, or in a job the body runs inline (a join):
+     * then this task ends only after whatever that thread is doing returns. Plain read of a volatile; only
+     * a thread asking about itself gets an answer that cannot change under it (it set {@code runner}).
+     */
+    boolean isRunningOn(Thread thread) {
+        return runner == thread;
+    }
+
+    /**
      * Marks the task as one that never runs, unless its body already started; true for exactly one caller,
      * which then reports it (in shutdownNow's list, or by refusing it to its submitter). Any thread.
      */
