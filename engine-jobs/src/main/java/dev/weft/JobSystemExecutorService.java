@@ -87,9 +87,13 @@ final class JobSystemExecutorService extends AbstractExecutorService {
         pending.add(1);
         if (shutdown) {
             pending.decrement();
-            throw new RejectedExecutionException("task refused: this ExecutorService view of job system '"
-                    + scheduler.name() + "' was shut down (the job system itself still runs; submit to it, "
-                    + "or to a new asExecutorService() view)");
+            throw new RejectedExecutionException(scheduler.runState() == Scheduler.RUNNING
+                    ? "task refused: this ExecutorService view of job system '" + scheduler.name() + "' was shut"
+                            + " down (the job system itself still runs; submit to it, or to a new asExecutorService()"
+                            + " view)"
+                    // Not "still runs": a new view of a closed system refuses too (the message sent users there).
+                    : "task refused: this ExecutorService view was shut down, and so was its job system '"
+                            + scheduler.name() + "'. Submit work before closing the job system.");
         }
         ViewTask task = new ViewTask(submitted.getAndIncrement(), original);
         JobHandle<T> h;

@@ -334,4 +334,19 @@ class ExecutorTest {
             assertEquals(0, reported.get(), "a task cancelled by shutdownNow was reported as a failure");
         }
     }
+
+    /**
+     * A view shut down, then its job system closed: the refusal said "the job system itself still runs;
+     * submit to it, or to a new asExecutorService() view", which sent the caller to a system that refuses too.
+     */
+    @Test
+    void aShutDownViewOfAClosedSystemDoesNotSayTheSystemStillRuns() {
+        JobSystem jobs = JobSystem.builder().workers(1).build();
+        ExecutorService pool = jobs.asExecutorService();
+        pool.shutdown();
+        jobs.close();
+        RejectedExecutionException refused = assertThrows(RejectedExecutionException.class, () -> pool.submit(() -> 1));
+        assertFalse(refused.getMessage().contains("still runs"), refused.getMessage());
+        assertTrue(refused.getMessage().contains("Submit work before closing the job system"), refused.getMessage());
+    }
 }
