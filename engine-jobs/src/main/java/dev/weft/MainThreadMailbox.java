@@ -364,6 +364,11 @@ final class MainThreadMailbox {
         JobHandle<?> outerWatched = runningForWatchdog;
         runningForWatchdog = j;
         WaitingHelp helpedSeat = WaitingHelp.suspendForMainThreadJob();
+        // The main thread's interrupt status is the game's, not the job's: left set, an upload's sleep or
+        // wait threw InterruptedException (the job failed) and consumed it, so the game loop lost its
+        // interrupt. Hidden while the job runs and put back after; one the job leaves is its own, as for a
+        // job a waiting thread helps with (WaitingHelp) or one run nested on a fiber.
+        boolean ownInterrupt = Thread.interrupted();
         Throwable failure = null;
         Object observation = scheduler.observation.isObserved() ? scheduler.observation.jobBegan(j) : null;
         try {
@@ -371,6 +376,10 @@ final class MainThreadMailbox {
         } catch (Throwable t) {
             failure = t;
         } finally {
+            Thread.interrupted();
+            if (ownInterrupt) {
+                Thread.currentThread().interrupt();
+            }
             runningForWatchdog = outerWatched;
             RUNNING.set(outer);
             WaitingHelp.resumeAfter(helpedSeat);
