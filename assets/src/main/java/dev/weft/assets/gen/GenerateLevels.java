@@ -1,9 +1,13 @@
 package dev.weft.assets.gen;
 
 import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.SplittableRandom;
 
 /**
@@ -18,25 +22,69 @@ public final class GenerateLevels {
     private GenerateLevels() {
     }
 
+    private static final List<String> LEVELS = List.of("demo", "tiny", "world");
+    private static final String USAGE = "usage: GenerateLevels <output dir, e.g. target/classes/weft/levels> [tiny] [demo] [world]";
+
     /** {@code GenerateLevels <output dir> [level ...]}: writes the named levels, or all of them. */
-    public static void main(String[] args) throws IOException {
+    public static void main(String[] args) {
+        int status = run(args, System.out, System.err);
+        if (status != 0) {
+            System.exit(status);
+        }
+    }
+
+    /**
+     * The command line, checked before anything is written (a name typed wrong after {@code demo} would
+     * otherwise fail only after demo's ~10 s of writing, and {@code --help} was taken as the output
+     * directory and got every level written under {@code ./--help}).
+     *
+     * @return the exit status: 0 written (or help shown), 1 a write failed, 2 a bad argument
+     */
+    static int run(String[] args, PrintStream out, PrintStream err) {
+        if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h"))) {
+            out.println(USAGE);
+            out.println("Writes the named levels (all three if none is named) under the output directory.");
+            return 0;
+        }
         if (args.length < 1) {
-            System.err.println("usage: GenerateLevels <output dir, e.g. target/classes/weft/levels> [tiny] [demo] [world]");
-            System.exit(2);
+            err.println(USAGE);
+            return 2;
+        }
+        for (String arg : args) {
+            if (arg.startsWith("-")) {
+                err.println("GenerateLevels takes no option '" + arg + "'; " + USAGE);
+                return 2;
+            }
+        }
+        Path root = Path.of(args[0]);
+        if (Files.exists(root) && !Files.isDirectory(root)) {
+            err.println("the output directory " + root + " is a file; name a directory (it is created if missing)");
+            return 2;
+        }
+        Set<String> wanted = args.length > 1 ? new TreeSet<>(Arrays.asList(args).subList(1, args.length)) : new TreeSet<>(LEVELS);
+        for (String level : wanted) {
+            if (!LEVELS.contains(level)) {
+                err.println("no level '" + level + "'; known: " + String.join(", ", LEVELS) + "; nothing written");
+                return 2;
+            }
         }
         long startNs = System.nanoTime();
-        Path root = Path.of(args[0]);
-        Set<String> wanted = args.length > 1 ? Set.of(Arrays.copyOfRange(args, 1, args.length)) : Set.of("tiny", "demo", "world");
-        for (String level : wanted.stream().sorted().toList()) {
-            String summary = switch (level) {
-                case "tiny" -> tiny(root);
-                case "demo" -> demo(root);
-                case "world" -> WorldGen.world(root, dev.weft.assets.ChunkGrid.SHIPPED, SEED + 100);
-                default -> throw new IllegalArgumentException("no level '" + level + "'; known: tiny, demo, world");
-            };
-            System.out.println("[weft-assets] " + summary);
+        for (String level : wanted) {
+            try {
+                String summary = switch (level) {
+                    case "tiny" -> tiny(root);
+                    case "demo" -> demo(root);
+                    default -> WorldGen.world(root, dev.weft.assets.ChunkGrid.SHIPPED, SEED + 100);
+                };
+                out.println("[weft-assets] " + summary);
+            } catch (IOException e) {
+                // the JDK's message names the path (a parent that is a file, no permission, disk full)
+                err.println("could not write level '" + level + "' under " + root + ": " + e);
+                return 1;
+            }
         }
-        System.out.printf("[weft-assets] generated in %d ms%n", (System.nanoTime() - startNs) / 1_000_000);
+        out.printf("[weft-assets] generated in %d ms%n", (System.nanoTime() - startNs) / 1_000_000);
+        return 0;
     }
 
     /** A few small assets, for tests that want a real level without the demo's load time. */
