@@ -11,6 +11,8 @@ import dev.weft.demo.window.DisplayKind;
 import dev.weft.demo.window.Displays;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -116,10 +118,11 @@ public final class Game {
                     jobs.close();
                 }
             }
-            writeTrace(trace);
             JobSystemStats stats = jobs.stats();
             RunSummary summary = played.summarize(stats);
             summary.print(out);
+            // The summary first: the trace is the larger write and the likelier to fail, and a failed trace
+            // must not cost the run's printed and written summary too.
             if (cfg.summary() != null) {
                 try {
                     summary.writeJson(cfg.summary());
@@ -128,6 +131,7 @@ public final class Game {
                     throw new GameException(EXIT_FAILED, "cannot write --summary " + cfg.summary() + ": " + e, e);
                 }
             }
+            writeTrace(trace);
             return summary;
         }
     }
@@ -137,6 +141,12 @@ public final class Game {
             return;
         }
         try {
+            // Missing directories are created, as for --summary and --screenshot (GameConfig checked up
+            // front that they can be); JobTrace.writeChromeTrace, like Files.newBufferedWriter, does not.
+            Path parent = cfg.trace().toAbsolutePath().getParent();
+            if (parent != null) {
+                Files.createDirectories(parent);
+            }
             trace.stop().writeChromeTrace(cfg.trace());
             out.println("weft-demo: job trace written to " + cfg.trace() + " (open it in ui.perfetto.dev or "
                     + "chrome://tracing)" + (trace.droppedEvents() > 0 ? "; the buffer filled up, "
