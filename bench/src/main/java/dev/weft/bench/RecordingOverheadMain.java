@@ -12,7 +12,9 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * Prices the recording hooks while nothing records: runs {@link RecordingOverhead.HooksPresent} and
@@ -30,6 +32,11 @@ import picocli.CommandLine.Option;
 public final class RecordingOverheadMain implements Callable<Integer> {
     static final String PRESENT = "HooksPresent";
     static final String COMPILED_OUT = "HooksCompiledOut";
+    private static final List<String> SUBMITTERS = List.of("thread", "job");
+    private static final int MAX_WORKERS = 1024;       // JobSystemBuilder.workers' range
+
+    @Spec
+    CommandSpec spec;                                  // the running command line: its err stream gets the message
 
     @Option(names = "--rounds", defaultValue = "6", description = "fork pairs (default: ${DEFAULT-VALUE})")
     int rounds;
@@ -54,8 +61,26 @@ public final class RecordingOverheadMain implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         if (rounds < 1 || iterations < 1 || warmupIterations < 0) {
-            throw new CommandLine.ParameterException(new CommandLine(this),
+            throw new CommandLine.ParameterException(spec.commandLine(),
                     "--rounds and --iterations must be at least 1, --warmup at least 0");
+        }
+        // JMH takes @Param values as strings: a value EmptyJobs cannot use failed every fork (its error
+        // only in the fork's log), and the run then wrote an empty table and exited 0. Refused up front.
+        for (String s : submitters) {
+            if (!SUBMITTERS.contains(s)) {
+                throw new CommandLine.ParameterException(spec.commandLine(),
+                        "--submitter " + s + ": use " + String.join(" or ", SUBMITTERS) + " (a comma-separated list)");
+            }
+        }
+        for (String w : workers) {
+            if (!w.matches("[0-9]{1,4}") || Integer.parseInt(w) < 1 || Integer.parseInt(w) > MAX_WORKERS) {
+                throw new CommandLine.ParameterException(spec.commandLine(),
+                        "--workers " + w + ": each worker count must be a whole number from 1 to " + MAX_WORKERS);
+            }
+        }
+        if (Files.exists(out) && !Files.isDirectory(out)) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--out " + out + " is a file: name a folder (it is created if missing)");
         }
         List<OverheadSummary.Sample> samples = new ArrayList<>();
         for (int round = 0; round < rounds; round++) {
@@ -70,6 +95,10 @@ public final class RecordingOverheadMain implements Callable<Integer> {
                     samples.add(new OverheadSummary.Sample(round, variant, config, r.getPrimaryResult().getScore()));
                 }
             }
+        }
+        if (samples.isEmpty()) {
+            System.err.println("RecordingOverheadMain: no fork produced a result (see the JMH errors above); nothing written");
+            return 1;
         }
         String md = OverheadSummary.markdown(samples, "Recording hooks while nothing records: EmptyJobs on Weft, "
                 + rounds + " alternating fork pairs (" + Runtime.version() + ", "
