@@ -1,6 +1,7 @@
 package dev.weft.bench.streaming;
 
 import dev.weft.bench.profiler.FrameProfilerMain;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -12,7 +13,9 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * "The frame loop while streaming" (issue 12 item 4): a 60 Hz frame loop on the main thread with and
@@ -27,6 +30,9 @@ import picocli.CommandLine.Option;
 @Command(name = "StreamBenchMain", mixinStandardHelpOptions = true,
         description = "Frame times of a 60 Hz loop with and without background asset streaming, per system variant.")
 public final class StreamBenchMain implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;                                  // the running command line: its err stream gets the message
 
     @Option(names = "--frames", defaultValue = "240", description = "measured frames per run (default: ${DEFAULT-VALUE})")
     int frames;
@@ -84,18 +90,15 @@ public final class StreamBenchMain implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (frames < 1 || warmupFrames < 0 || entities < 1 || grain < 1 || workers < 1 || !(hz > 0) || assets < 0
-                || readMs < 0 || !(frameCpuMs > 0) || !(decodeMinMs > 0) || decodeMaxMs < decodeMinMs || !(checkpointMs > 0)
-                || rounds < 1 || frames % rounds != 0 || assets % rounds != 0) {
-            throw new CommandLine.ParameterException(new CommandLine(this), "frames, entities, grain, workers, hz, "
-                    + "frame-cpu-ms, decode and checkpoint times must be positive, warmup/assets/read-ms not negative, "
-                    + "decode-max-ms >= decode-min-ms, rounds at least 1 and dividing frames and assets");
+        String problem = problem();
+        if (problem != null) {
+            throw new CommandLine.ParameterException(spec.commandLine(), problem);
         }
         List<Variant> chosen;
         try {
             chosen = variants == null ? Variant.ALL : variants.stream().map(Variant::named).toList();
         } catch (IllegalArgumentException unknown) {
-            throw new CommandLine.ParameterException(new CommandLine(this), unknown.getMessage());
+            throw new CommandLine.ParameterException(spec.commandLine(), unknown.getMessage());
         }
         FrameLoop.Settings settings = new FrameLoop.Settings(frames / rounds, warmupFrames, entities, grain, workers,
                 Math.round(1e9 / hz), assets / rounds, readMs, decodeMinMs, decodeMaxMs, checkpointMs, seed,
@@ -139,6 +142,35 @@ public final class StreamBenchMain implements Callable<Integer> {
         boolean assetsOk = pairs.stream().allMatch(p -> p.with().failure() == null
                 && p.with().assetsFinished() == p.with().assetsSubmitted());
         return report.checksumsAgree() && assetsOk ? 0 : 1;
+    }
+
+    /**
+     * The first option that cannot be used, named with its value and what it must be, or null. One
+     * message per option: a list of every rule left the user to find which of a dozen values was wrong.
+     * Checked before calibration, so a mistake costs no run (an {@code --out} file used to fail only
+     * after every variant had run).
+     */
+    private String problem() {
+        if (frames < 1) return "--frames " + frames + ": must be at least 1";
+        if (warmupFrames < 0) return "--warmup " + warmupFrames + ": must be 0 or more";
+        if (entities < 1) return "--entities " + entities + ": must be at least 1";
+        if (grain < 1) return "--grain " + grain + ": must be at least 1";
+        if (workers < 1) return "--workers " + workers + ": must be at least 1";
+        if (!(hz > 0)) return "--hz " + hz + ": must be above 0";
+        if (!(frameCpuMs > 0)) return "--frame-cpu-ms " + frameCpuMs + ": must be above 0";
+        if (assets < 0) return "--assets " + assets + ": must be 0 or more";
+        if (readMs < 0) return "--read-ms " + readMs + ": must be 0 or more";
+        if (!(decodeMinMs > 0)) return "--decode-min-ms " + decodeMinMs + ": must be above 0";
+        if (decodeMaxMs < decodeMinMs) {
+            return "--decode-max-ms " + decodeMaxMs + ": must be at least --decode-min-ms (" + decodeMinMs + ")";
+        }
+        if (!(checkpointMs > 0)) return "--checkpoint-ms " + checkpointMs + ": must be above 0";
+        if (rounds < 1) return "--rounds " + rounds + ": must be at least 1";
+        if (frames % rounds != 0 || assets % rounds != 0) {
+            return "--rounds " + rounds + ": must divide --frames (" + frames + ") and --assets (" + assets + ")";
+        }
+        if (Files.exists(out) && !Files.isDirectory(out)) return "--out " + out + " is a file: name a folder";
+        return null;
     }
 
     private static RunResult runOne(FrameLoop loop, Variant v, boolean streamed, int round) throws InterruptedException {

@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weft.bench.Json;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -105,5 +108,31 @@ class StreamBenchTest {
         assertEquals(2, StreamBenchMain.run("--decode-min-ms", "9", "--decode-max-ms", "3"));
         assertEquals(2, StreamBenchMain.run("--variants", "nope"));
         assertEquals(2, StreamBenchMain.run("--rounds", "4", "--frames", "6"));
+    }
+
+    /** The message names the one option that was wrong, and a file as --out is refused before any run. */
+    @Test
+    void aBadOptionIsNamedWithItsValue(@TempDir Path tmp) throws Exception {
+        Path file = Files.writeString(tmp.resolve("results"), "a file, not a folder");
+        String[][] cases = {
+            {"--hz", "-1", "--hz -1.0: must be above 0"},
+            {"--workers", "0", "--workers 0: must be at least 1"},
+            {"--read-ms", "-5", "--read-ms -5: must be 0 or more"},
+            {"--out", file.toString(), "--out " + file + " is a file"}};
+        PrintStream stderr = System.err;
+        try {
+            for (String[] c : cases) {
+                ByteArrayOutputStream err = new ByteArrayOutputStream();
+                System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+                // small settings: the old code ran the whole benchmark before it failed on the --out file
+                int exit = assertTimeoutPreemptively(HANG, () -> StreamBenchMain.run(c[0], c[1], "--frames", "2",
+                        "--warmup", "0", "--rounds", "1", "--assets", "0", "--entities", "100", "--variants", "weft"));
+                String said = err.toString(StandardCharsets.UTF_8);
+                assertEquals(2, exit, c[0] + " " + c[1] + ": " + said);
+                assertTrue(said.startsWith(c[2]), c[0] + " " + c[1] + ": " + said);
+            }
+        } finally {
+            System.setErr(stderr);
+        }
     }
 }
