@@ -1,11 +1,14 @@
 package dev.weft.bench;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.IntUnaryOperator;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * The cost of one fork/join node, in ns, as the minimum, 10th percentile and median of many short
@@ -29,6 +32,13 @@ import picocli.CommandLine.Option;
 @Command(name = "NodeCost", mixinStandardHelpOptions = true,
         description = "ns per fork/join node: min, p10 and median of many short samples of fib(n).")
 public final class NodeCost implements Callable<Integer> {
+
+    private static final List<String> STYLES = List.of("counter", "handle", "fork");
+    private static final int MAX_WORKERS = 1024;       // JobSystemBuilder.workers' range
+    private static final int MAX_N = 32;               // 7 million nodes a tree: seconds per sample already
+
+    @Spec
+    CommandSpec spec;                                  // the running command line: its err stream gets the message
 
     @Option(names = "--system", defaultValue = "weft", description = "weft, forkjoin or vthreads (default: ${DEFAULT-VALUE})")
     String system;
@@ -134,6 +144,19 @@ public final class NodeCost implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        // Checked here, before a scheduler starts: the checks further down threw from inside the run,
+        // so picocli printed a stack trace with exit status 1, and --n -1 read as a wrong fib result.
+        String problem = !Schedulers.SYSTEMS.contains(system) ? "--system " + system + ": use one of " + Schedulers.SYSTEMS
+                : !STYLES.contains(style) ? "--style " + style + ": use one of " + STYLES
+                : workers < 1 || workers > MAX_WORKERS ? "--workers " + workers + ": must be from 1 to " + MAX_WORKERS
+                : n < 0 || n > MAX_N ? "--n " + n + ": must be from 0 to " + MAX_N + " (fib(" + MAX_N + ") is "
+                        + nodes(MAX_N) + " nodes a tree)"
+                : warmupTrees < 0 ? "--warmup " + warmupTrees + ": must be 0 or more"
+                : samples < 1 ? "--samples " + samples + ": must be at least 1"
+                : null;
+        if (problem != null) {
+            throw new CommandLine.ParameterException(spec.commandLine(), problem);
+        }
         try (SchedulerUnderTest scheduler = Schedulers.create(system, workers)) {
             System.out.println(measure(scheduler, style, workers, n, warmupTrees, samples).line());
         }

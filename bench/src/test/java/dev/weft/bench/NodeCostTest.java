@@ -2,9 +2,15 @@ package dev.weft.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.time.Duration;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import picocli.CommandLine;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
 
@@ -37,5 +43,22 @@ class NodeCostTest {
             assertThrows(IllegalArgumentException.class, () -> NodeCost.measure(fj, "fibonacci", 1, 5, 0, 3));
             assertThrows(IllegalArgumentException.class, () -> NodeCost.measure(fj, "fork", 1, 5, 0, 0));
         }
+    }
+
+    /** A bad option is refused before any scheduler starts: exit 2, one line naming it, no stack trace. */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "--n=-1          | --n -1: must be from 0 to 32",
+        "--n=60          | --n 60: must be from 0 to 32",
+        "--samples=0     | --samples 0: must be at least 1",
+        "--style=bogus   | --style bogus: use one of",
+        "--system=bogus  | --system bogus: use one of",
+        "--workers=0     | --workers 0: must be from 1 to 1024"})
+    void aBadOptionIsRefusedNamingIt(String option, String expected) {
+        StringWriter err = new StringWriter();
+        int exit = assertTimeoutPreemptively(Duration.ofMinutes(1),     // hang guard: --n 60 never ends
+                () -> new CommandLine(new NodeCost()).setErr(new PrintWriter(err, true)).execute(option));
+        assertEquals(2, exit, option + ": " + err);
+        assertTrue(err.toString().startsWith(expected), option + ": " + err);
     }
 }
