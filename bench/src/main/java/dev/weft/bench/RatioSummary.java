@@ -196,17 +196,53 @@ public final class RatioSummary {
         return md.toString();
     }
 
-    public static void main(String[] args) throws IOException {
-        if (args.length < 1 || args.length > 2) {
-            System.err.println("usage: RatioSummary <jmh-result.json> [summary.md]");
-            System.exit(2);
+    public static void main(String[] args) {
+        System.exit(run(args));
+    }
+
+    /**
+     * The command line; 0 written, 1 the file holds no result, 2 a bad argument or an unreadable file.
+     * Each failure is one line naming the file: the JDK's and the JSON parser's exceptions used to reach
+     * the user as stack traces, {@code --help} was read as a file name, and a JSON file with no result
+     * (a JMH run whose every benchmark failed writes {@code []}) gave an empty table and exit 0.
+     */
+    static int run(String[] args) {
+        String usage = "usage: RatioSummary <jmh-result.json> [summary.md]";
+        if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h"))) {
+            System.out.println(usage);
+            return 0;
         }
-        String md = markdown(read(Path.of(args[0])), "Weft benchmarks: " + Path.of(args[0]).getFileName());
+        if (args.length < 1 || args.length > 2 || args[0].startsWith("-")) {
+            System.err.println(usage);
+            return 2;
+        }
+        Path in = Path.of(args[0]);
+        List<Row> rows;
+        try {
+            rows = read(in);
+        } catch (IOException e) {
+            System.err.println("RatioSummary: cannot read " + in + ": " + e);
+            return 2;
+        } catch (RuntimeException e) {                  // Json's IllegalArgumentException, a missing key
+            System.err.println("RatioSummary: " + in + " is not a JMH JSON result file (-rf json): " + e.getMessage());
+            return 2;
+        }
+        if (rows.isEmpty()) {
+            System.err.println("RatioSummary: " + in + " holds no benchmark result (did every benchmark fail?); nothing written");
+            return 1;
+        }
+        String md = markdown(rows, "Weft benchmarks: " + in.getFileName());
         if (args.length == 2) {
-            Files.writeString(Path.of(args[1]), md);
+            try {
+                Files.writeString(Path.of(args[1]), md);
+            } catch (IOException e) {
+                System.err.println("RatioSummary: cannot write " + args[1] + ": " + e);
+                return 1;
+            }
         } else {
             System.out.print(md);
         }
+        return 0;
     }
 
     private static Map<String, List<Row>> groups(List<Row> rows) {
