@@ -107,6 +107,10 @@ public final class FrameProfilerMain implements Callable<Integer> {
         for (String system : systems) {
             require(Schedulers.SYSTEMS.contains(system), "--systems: unknown system '" + system
                     + "'; pass a comma-separated list of " + String.join(", ", Schedulers.SYSTEMS));
+            // the report names rows, chart lines and JSON entries by system: a second 'weft' was a row
+            // nobody could tell from the first (it ran with the shared code already compiled)
+            require(systems.indexOf(system) == systems.lastIndexOf(system), "--systems: '" + system
+                    + "' is named twice; name each system once (the report tells them apart by name)");
         }
         try {
             checkWritable(out);

@@ -73,6 +73,14 @@ class FrameProfilerMainTest {
     }
 
     @Test
+    void aSystemNamedTwiceIsRefusedBeforeAnyRun() throws Exception {
+        Result r = run("--systems=weft,vthreads,weft");
+        assertEquals(2, r.code(), r.err());
+        assertTrue(r.err().contains("'weft' is named twice"), r.err());
+        assertNothingWritten();
+    }
+
+    @Test
     void anUnknownSystemIsRefusedBeforeAnyRun() throws Exception {
         Result r = run("--systems=vthreads,foo");
         assertEquals(2, r.code(), r.err());
