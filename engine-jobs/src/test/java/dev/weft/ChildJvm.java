@@ -2,13 +2,20 @@ package dev.weft;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.File;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import javax.tools.JavaCompiler;
+import javax.tools.ToolProvider;
 
-/** Runs a single-file Java program in a child JVM on the test class path, for what one JVM cannot show. */
+/**
+ * Runs a single-file Java program in a child JVM on the test class path, for what one JVM cannot show. The
+ * program is compiled in this JVM first, so the child's flags (a tiny heap) apply to the program alone.
+ */
 final class ChildJvm {
     private ChildJvm() {}
 
@@ -22,9 +29,26 @@ final class ChildJvm {
             throws Exception {
         Path src = dir.resolve(className + ".java");
         Files.writeString(src, source);
+        String classPath = System.getProperty("java.class.path");
+        Path classes = Files.createDirectories(dir.resolve("classes"));
+        compile(src, classPath, classes);
         List<String> javaArgs = new ArrayList<>(List.of(jvmFlags));
-        javaArgs.addAll(List.of("-cp", System.getProperty("java.class.path"), src.toString()));
+        javaArgs.addAll(List.of("-cp", classes + File.pathSeparator + classPath, className));
         return java(javaArgs, boundSeconds);
+    }
+
+    /**
+     * Compiled here, not by the child's source launcher: that compiles inside the child, under the child's
+     * flags, and under a child's -Xmx32m it once failed before any test code ran (IllegalArgumentException
+     * "0 > -5" from SourceLauncher.execute, InjectionOutOfMemoryTest, 2026-12-08).
+     */
+    private static void compile(Path src, String classPath, Path classes) {
+        JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+        StringWriter diagnostics = new StringWriter();
+        boolean ok = javac.getTask(diagnostics, null, null,
+                List.of("-cp", classPath, "-d", classes.toString(), "-proc:none"), null,
+                javac.getStandardFileManager(null, null, null).getJavaFileObjects(src)).call();
+        assertTrue(ok, "the child program " + src + " does not compile: " + diagnostics);
     }
 
     /** Runs this JVM's {@code java} with {@code javaArgs}; its output and exit code. */
