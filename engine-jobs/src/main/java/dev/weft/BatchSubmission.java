@@ -87,7 +87,8 @@ final class BatchSubmission {
                                       boolean preCounted) {
         s.externalSubmitters.incrementAndGet();    // before reading runState: see Scheduler, "Shutdown"
         try {
-            if (!s.outsideMayAdd(false)) {
+            int rs = s.runState();
+            if (!s.outsideMayAdd(rs, false)) {
                 throw s.rejected("submit");
             }
             JobGroup group = s.waitingHelp != null ? Scheduler.inheritedGroupOutside() : null;
@@ -112,6 +113,9 @@ final class BatchSubmission {
                 j.counter = counter;
                 j.group = group;
                 s.injectCountedUnlessCancelled(j, batch.length - i);   // its unit and those after it
+            }
+            if (rs != Scheduler.RUNNING) {
+                s.cancelQueuedIfTerminated();     // a main-thread job's batch while closing: see outsideMayAdd
             }
         } finally {
             s.externalSubmitters.decrementAndGet();

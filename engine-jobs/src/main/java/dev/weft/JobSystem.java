@@ -416,8 +416,9 @@ public final class JobSystem implements Executor, AutoCloseable {
     }
 
     /**
-     * Graceful shutdown, then waits for it: refuses new jobs from outside jobs, runs everything already
-     * submitted (and whatever those jobs submit, and jobs parked anywhere — in waits, sleeps, locks),
+     * Graceful shutdown, then waits for it: refuses new jobs from outside jobs (main-thread jobs are jobs),
+     * runs everything already submitted (and whatever those jobs submit, and jobs parked anywhere — in
+     * waits, sleeps, locks),
      * then stops the workers and retires every fiber. It waits as long as that takes: a job that never
      * ends keeps it waiting (use {@link #shutdownNow()} and {@link #awaitTermination} for a bound). On the
      * main thread it keeps running main-thread jobs meanwhile; main-thread jobs still queued when the

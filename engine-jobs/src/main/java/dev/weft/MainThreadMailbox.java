@@ -79,6 +79,12 @@ final class MainThreadMailbox {
         return RUNNING.get();
     }
 
+    /** True if the current thread is running a main-thread job of {@code s}: it may submit while closing. */
+    static boolean runningJobOf(Scheduler s) {
+        JobHandle<?> h = RUNNING.get();
+        return h != null && h.belongsTo(s);
+    }
+
     static boolean isRunningOnCurrentThread(JobHandle<?> h) {
         return RUNNING.get() == h;
     }
@@ -235,7 +241,7 @@ final class MainThreadMailbox {
         // mailbox's consumer, so what it posts it runs (or its own close cancels).
         s.externalSubmitters.incrementAndGet();   // XADD, before reading runState (Scheduler, "Shutdown")
         try {
-            if (!s.outsideMayAdd(owner == Thread.currentThread())) {
+            if (!s.outsideMayAdd(s.runState(), owner == Thread.currentThread())) {
                 throw s.rejected("onMainThread");
             }
             return offerNew(jobName, callable, s.waitingHelp != null ? Scheduler.inheritedGroupOutside() : null);

@@ -31,8 +31,7 @@ final class PendingJobs {
         Worker w = Worker.current(s);
         boolean outside = w == null;
         int runState = s.runState();
-        if (runState >= Scheduler.STOPPING
-                || (outside && runState != Scheduler.RUNNING && WaitingHelp.current() == null)) {
+        if (runState >= Scheduler.STOPPING || (outside && !s.outsideMayAdd(runState, false))) {
             throw s.rejected(what);
         }
         if (j.group == null) {

@@ -49,7 +49,7 @@ import java.util.function.BiConsumer;
  *
  * <h3>Shutdown</h3>
  * {@code runState}: RUNNING → CLOSING (refuses submissions from outside jobs, and main-thread posts from
- * threads other than the main thread; jobs may still submit) or
+ * threads other than the main thread; jobs, main-thread jobs included, may still submit) or
  * STOPPING (refuses all; queued jobs and queued main-thread jobs are cancelled and returned by
  * {@link #shutdownNow}; a job a worker had already taken starts with its cancellation requested;
  * parked waits are woken with cancellation) → TERMINATED, which {@link WorkerParking} decides when
@@ -254,14 +254,25 @@ final class Scheduler {
     }
 
     /**
-     * Inside the {@code externalSubmitters} window, on a thread that is no worker: may it add work now?
-     * Always while running; never once stopping. While closing, a job a waiting thread runs for us
-     * (WaitingHelp) may, as a job on a worker may, and so may the caller if {@code alsoWhileClosing}
-     * (the main thread posting to its own mailbox). One read of {@code runState}: it only moves forward.
+     * Inside the {@code externalSubmitters} window, on a thread that is no worker, for the run state
+     * {@code rs} it read once (it only moves forward): may it add work now? Always while running; never once
+     * stopping. While closing, a job a waiting thread runs for us (WaitingHelp) or a main-thread job of ours
+     * may, as a job on a worker may, and so may the caller if {@code alsoWhileClosing} (the main thread
+     * posting to its own mailbox). A caller that read CLOSING calls {@link #cancelQueuedIfTerminated}.
      */
-    boolean outsideMayAdd(boolean alsoWhileClosing) {
-        int rs = runState;
-        return rs == RUNNING || (rs < STOPPING && (alsoWhileClosing || WaitingHelp.current() != null));
+    boolean outsideMayAdd(int rs, boolean alsoWhileClosing) {
+        return rs == RUNNING || (rs < STOPPING && (alsoWhileClosing || WaitingHelp.current() != null
+                || MainThreadMailbox.runningJobOf(this)));
+    }
+
+    /**
+     * After offers accepted while CLOSING, in the window (a main-thread job's: nothing held the system up):
+     * our offer CASes, then this volatile read; markTerminated writes, fences, drains (SYNCHRONIZATION.md §5).
+     */
+    void cancelQueuedIfTerminated() {
+        if (runState == TERMINATED) {
+            picker.cancelAllQueued(this);
+        }
     }
 
     /** The group of the job a waiting thread is running for us (WaitingHelp), or null. */
@@ -299,7 +310,8 @@ final class Scheduler {
         }
         externalSubmitters.incrementAndGet();      // before reading runState: see "Shutdown"
         try {
-            if (!outsideMayAdd(false)) {
+            int rs = runState;
+            if (!outsideMayAdd(rs, false)) {
                 throw rejected("submit");
             }
             if (j.group == null && waitingHelp != null) {
@@ -309,6 +321,9 @@ final class Scheduler {
                 j.counter.add(1);
             }
             injectCountedUnlessCancelled(j, 1);
+            if (rs != RUNNING) {
+                cancelQueuedIfTerminated();
+            }
         } finally {
             externalSubmitters.decrementAndGet();
         }
