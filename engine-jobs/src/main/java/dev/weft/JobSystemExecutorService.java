@@ -13,7 +13,9 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.RunnableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
@@ -122,12 +124,40 @@ final class JobSystemExecutorService extends AbstractExecutorService {
 
     /** Runs once per task, on the thread that completed it (or here, if it ended before we got there). */
     private void ended(JobHandle<?> h, Throwable failure, boolean reportFailure) {
-        live.remove(h);
+        ViewTask task = live.remove(h);
+        if (task != null && task.original instanceof OwnTask<?> own) {
+            own.cancel(false);                        // it never ran (a no-op if it did): see OwnTask
+        }
         if (reportFailure && failure != null && !(failure instanceof JobCancelledException)) {
             Throwable cause = failure instanceof JobFailedException f && f.getCause() != null ? f.getCause() : failure;
             scheduler.uncaughtFailureHandler.accept(h.name(), cause);   // nobody holds a Future for execute()
         }
         pending.decrement();
+    }
+
+    @Override
+    protected <T> RunnableFuture<T> newTaskFor(Callable<T> callable) {
+        return new OwnTask<>(callable);
+    }
+
+    @Override
+    protected <T> RunnableFuture<T> newTaskFor(Runnable runnable, T value) {
+        return new OwnTask<>(runnable, value);
+    }
+
+    /**
+     * A task AbstractExecutorService's invokeAll/invokeAny made and execute()d: only their caller holds its
+     * Future, and waits on it, so one whose job ended without running it (cancelled by shutdownNow, the
+     * view's or the job system's) is cancelled when the job ends; invokeAll waited for ever on it before.
+     */
+    private static final class OwnTask<T> extends FutureTask<T> {
+        OwnTask(Callable<T> callable) {
+            super(callable);
+        }
+
+        OwnTask(Runnable runnable, T value) {
+            super(runnable, value);
+        }
     }
 
     @Override

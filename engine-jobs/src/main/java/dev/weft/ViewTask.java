@@ -38,7 +38,7 @@ final class ViewTask {
     }
 
     final long order;
-    private final Object original;              // the Runnable or Callable the caller submitted
+    final Object original;                      // the Runnable or Callable the caller submitted
     private volatile Thread runner;
     private volatile int interruptState;
     // Whether the task's body started: set once, by CAS, by the job as it starts (STARTED) or by whoever
