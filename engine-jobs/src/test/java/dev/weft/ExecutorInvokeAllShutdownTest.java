@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -38,11 +39,17 @@ class ExecutorInvokeAllShutdownTest {
         JobSystem jobs = TestSupport.system(1);
         ExecutorService view = jobs.asExecutorService();
         AtomicBoolean release = new AtomicBoolean();
+        CountDownLatch spinning = new CountDownLatch(1);
         jobs.run(() -> {
+            spinning.countDown();
             while (!release.get()) {
                 Thread.onSpinWait();       // holds the only worker without parking: the tasks stay queued
             }
         });
+        // Only then the tasks: submitted while the worker was still on its way to the spinner, they could
+        // be taken with it from the injection queue and run first (its own deque pops LIFO), or be in its
+        // hands, not in a queue, when shutdownNow lists what never ran (2 of 6 rounds failed so).
+        assertTrue(spinning.await(TestSupport.LONG.toMillis(), TimeUnit.MILLISECONDS), "the spinner started");
         AtomicInteger ran = new AtomicInteger();
         Callable<Integer> task = ran::incrementAndGet;
         AtomicReference<List<Future<Integer>>> results = new AtomicReference<>();
