@@ -374,7 +374,7 @@ final class MainThreadMailbox {
         // wait threw InterruptedException (the job failed) and consumed it, so the game loop lost its
         // interrupt. Hidden while the job runs and put back after; one the job leaves is its own, as for a
         // job a waiting thread helps with (WaitingHelp) or one run nested on a fiber.
-        boolean ownInterrupt = Thread.interrupted();
+        boolean ownInterrupt = WaitingHelp.hideInterrupt();
         Throwable failure = null;
         Object observation = scheduler.observation.isObserved() ? scheduler.observation.jobBegan(j) : null;
         try {
@@ -382,10 +382,7 @@ final class MainThreadMailbox {
         } catch (Throwable t) {
             failure = t;
         } finally {
-            Thread.interrupted();
-            if (ownInterrupt) {
-                Thread.currentThread().interrupt();
-            }
+            WaitingHelp.restoreInterrupt(ownInterrupt);
             runningForWatchdog = outerWatched;
             RUNNING.set(outer);
             WaitingHelp.resumeAfter(helpedSeat);

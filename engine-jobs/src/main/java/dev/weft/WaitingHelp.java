@@ -229,7 +229,7 @@ final class WaitingHelp {
         Object ownLocals = FiberSupport.threadLocals(me);
         Object ownInheritable = FiberSupport.inheritableThreadLocals(me);
         Object ownBindings = FiberSupport.detachScopedValues();   // nor the waiter's ScopedValue bindings
-        boolean ownInterrupt = Thread.interrupted();   // nor its interrupt status (a sleep would throw)
+        boolean ownInterrupt = hideInterrupt();        // nor its interrupt status (a sleep would throw)
         ThreadSettings ownSettings = jobLocals.settingsOf(me);   // a name or class loader the job sets is not kept
         jobLocals.install(this, me, mailbox, mainJob);
         job.enclosing = outerJob;                       // a self-join through the stack is refused (JobHandle)
@@ -255,13 +255,30 @@ final class WaitingHelp {
             jobLocals.keepIfUntouched(this, me, mailbox, mainJob);
             FiberSupport.setThreadLocals(me, ownLocals, ownInheritable);   // ours (seat included) is back
             ownSettings.restoreIfChanged(me);
-            Thread.interrupted();                       // an interrupt the job left is the job's (as on a fiber)
-            if (ownInterrupt) {
-                me.interrupt();
-            }
+            restoreInterrupt(ownInterrupt);
         }
         job.finishRun(scheduler, failure);             // not a worker: counted as helped
         job.recycleOnOutsideThread();                  // a node this thread submitted goes home, else garbage
         scheduler.countHelped();
+    }
+
+    /**
+     * Before a thread runs a job that is not its own (a waiting thread helping here, the main thread running a
+     * main-thread job): clears the thread's interrupt status and returns it, so that the job's sleeps and
+     * waits do not throw for an interrupt meant for the thread, nor consume it.
+     */
+    static boolean hideInterrupt() {
+        return Thread.interrupted();
+    }
+
+    /**
+     * After that job: an interrupt the job left is the job's (as on a fiber) and is cleared; the thread's
+     * own, from {@link #hideInterrupt()}, is put back.
+     */
+    static void restoreInterrupt(boolean threadsOwnInterrupt) {
+        Thread.interrupted();
+        if (threadsOwnInterrupt) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

@@ -34,7 +34,6 @@ import picocli.CommandLine.Spec;
 public final class NodeCost implements Callable<Integer> {
 
     private static final List<String> STYLES = List.of("counter", "handle", "fork");
-    private static final int MAX_WORKERS = 1024;       // JobSystemBuilder.workers' range
     private static final int MAX_N = 32;               // 7 million nodes a tree: seconds per sample already
 
     @Spec
@@ -148,7 +147,7 @@ public final class NodeCost implements Callable<Integer> {
         // so picocli printed a stack trace with exit status 1, and --n -1 read as a wrong fib result.
         String problem = !Schedulers.SYSTEMS.contains(system) ? "--system " + system + ": use one of " + Schedulers.SYSTEMS
                 : !STYLES.contains(style) ? "--style " + style + ": use one of " + STYLES
-                : workers < 1 || workers > MAX_WORKERS ? "--workers " + workers + ": must be from 1 to " + MAX_WORKERS
+                : workers < 1 || workers > Schedulers.MAX_WORKERS ? "--workers " + workers + ": must be from 1 to " + Schedulers.MAX_WORKERS
                 : n < 0 || n > MAX_N ? "--n " + n + ": must be from 0 to " + MAX_N + " (fib(" + MAX_N + ") is "
                         + nodes(MAX_N) + " nodes a tree)"
                 : warmupTrees < 0 ? "--warmup " + warmupTrees + ": must be 0 or more"

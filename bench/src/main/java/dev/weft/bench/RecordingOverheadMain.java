@@ -33,7 +33,6 @@ public final class RecordingOverheadMain implements Callable<Integer> {
     static final String PRESENT = "HooksPresent";
     static final String COMPILED_OUT = "HooksCompiledOut";
     private static final List<String> SUBMITTERS = List.of("thread", "job");
-    private static final int MAX_WORKERS = 1024;       // JobSystemBuilder.workers' range
 
     @Spec
     CommandSpec spec;                                  // the running command line: its err stream gets the message
@@ -73,9 +72,9 @@ public final class RecordingOverheadMain implements Callable<Integer> {
             }
         }
         for (String w : workers) {
-            if (!w.matches("[0-9]{1,4}") || Integer.parseInt(w) < 1 || Integer.parseInt(w) > MAX_WORKERS) {
+            if (!w.matches("[0-9]{1,4}") || Integer.parseInt(w) < 1 || Integer.parseInt(w) > Schedulers.MAX_WORKERS) {
                 throw new CommandLine.ParameterException(spec.commandLine(),
-                        "--workers " + w + ": each worker count must be a whole number from 1 to " + MAX_WORKERS);
+                        "--workers " + w + ": each worker count must be a whole number from 1 to " + Schedulers.MAX_WORKERS);
             }
         }
         if (Files.exists(out) && !Files.isDirectory(out)) {

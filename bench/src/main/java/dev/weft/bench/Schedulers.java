@@ -7,6 +7,9 @@ public final class Schedulers {
     /** The systems every workload compares, in the order tables list them. */
     public static final List<String> SYSTEMS = List.of("weft", "forkjoin", "vthreads");
 
+    /** The most workers a system here takes: JobSystemBuilder.workers' range (1 to 1024). */
+    public static final int MAX_WORKERS = 1024;
+
     private Schedulers() {
     }
 
